@@ -86,7 +86,10 @@ import { QL_THREAD_LIMIT, planQlThread, qlThreadSource } from '../src/cuda/kerne
 import { REGISTER_DESIGN_MAX, registerWarps } from '../src/cuda/kernels/common/register-tile.js';
 import { LEAF_SIZES, trtriCuda, trtriLeafSource, trtriScanSource, trtriVbatchedLeafSource, trtriVbatchedScanSource } from '../src/cuda/kernels/trtri/index.js';
 import { potiCuda, potiFusedSource, potriCuda } from '../src/cuda/kernels/poti/index.js';
-import { geqrfCuda, geqrfSharedSource, orgqrCuda, orgqrSharedSource, planQr, qrCovers, qrFits, type QrForce, type QrOptions, type QrSharedParams } from '../src/cuda/kernels/qr/index.js';
+import {
+  geqrfCuda, geqrfSharedSource, geqrfThreadSource, orgqrCuda, orgqrSharedSource, orgqrThreadSource, planQr, planQrThread, qrCovers, qrFits,
+  type QrForce, type QrOptions, type QrSharedParams, type QrThreadParams,
+} from '../src/cuda/kernels/qr/index.js';
 import { lasetSource, wyFactorSource } from '../src/cuda/kernels/common/wy.js';
 import { ormqrBlockSource, ormqrCuda } from '../src/cuda/kernels/ormqr/index.js';
 import { gelsCheckSource, gelsCovers, gelsCuda, gelsFinishSource } from '../src/cuda/kernels/gels/index.js';
@@ -1069,7 +1072,7 @@ const QR_SHAPES: readonly (readonly [number, number])[] = [
   ...Array.from({ length: 33 }, (_, i) => [i + 1, i + 1] as const),
   [10, 1], [30, 3], [32, 2], [50, 5], [160, 16], [320, 32], [4, 1], [5, 3], [3, 5], [1, 7], [8, 31], [16, 33], [20, 100], [31, 32],
   [64, 64], [100, 100], [128, 128], [200, 50], [512, 32], [40, 120], [6, 4], [4, 6], [40, 30], [7, 5], [12, 9], [13, 7], [7, 13],
-  [17, 32], [32, 3], [33, 50], [100, 10], [20, 12], [40, 40], [300, 300],
+  [17, 32], [32, 3], [33, 50], [100, 10], [20, 12], [40, 40], [300, 300], [4, 2],
 ];
 
 function qrThroughLaunchers(): void {
@@ -1083,7 +1086,9 @@ function qrThroughLaunchers(): void {
       // The planned design, and the shared kernel forced where its tile fits (the blocked driver's
       // default from 128 reflectors; the tests force both).
       const shared = qrFits({ op: 'geqrf', dtype, m, n, k, kind: 'strided', sharedLimit: info.sharedPerBlockOptin - 1024 });
-      for (const opts of [{}, ...(shared ? [{ force: { design: 'shared' } as const }] : [])]) {
+      // The per-thread kernel forced staged or unstaged where it takes the shape (test/gpu/qr-thread.test.ts).
+      const thread: QrOptions[] = Math.max(m, n) <= 8 ? [{ force: { design: 'thread', stage: true } }, { force: { design: 'thread', stage: false } }] : [];
+      for (const opts of [{}, ...(shared ? [{ force: { design: 'shared' } as const }] : []), ...thread]) {
         geqrfCuda(dev, { a: batch(dtype, m, n, 4, form), tau: batch(dtype, k, 1, 4, form), info: ints }, opts);
         if (m < n) continue;
         for (const kq of new Set([n, Math.floor(n / 2)])) orgqrCuda(dev, { a: batch(dtype, m, n, 4, form), tau: batch(dtype, kq, 1, 4, form) }, opts);
@@ -1126,6 +1131,22 @@ function qrDirect(): void {
   ];
   for (const v of variants) record(source(v));
   record(source({ ...planQr({ op: 'orgqr', dtype: 'float32', m: 13, n: 5, k: 3, kind: 'strided', sharedLimit: SHARED }).params, kind: 'pointer' }));
+  // The per-thread kernel: test/cuda/qr-thread-generate.test.ts's variants and compile list.
+  const threadSource = (t: QrThreadParams): KernelSource => (t.op === 'geqrf' ? geqrfThreadSource(t) : orgqrThreadSource(t));
+  const thread = (op: 'geqrf' | 'orgqr', m: number, n: number, dtype: DType, dense: boolean, k = Math.min(m, n)): QrThreadParams =>
+    planQrThread({ op, dtype, m, n, k, kind: 'strided', denseA: dense, denseT: dense }).params;
+  const t = thread('geqrf', 6, 4, 'float64', true);
+  const unstaged = { stage: false, denseA: false, denseT: false };
+  for (const v of [
+    t, { ...t, dtype: 'float32' as const }, { ...t, m: 7 }, { ...t, n: 5, k: 5 }, { ...t, kind: 'pointer' as const, ...unstaged }, { ...t, blockThreads: 64 },
+    { ...t, ...unstaged }, { ...t, denseA: false }, { ...t, denseT: false }, { ...t, op: 'orgqr' as const }, { ...t, op: 'orgqr' as const, k: 2 },
+  ]) record(threadSource(v));
+  for (const dtype of DTYPES) for (let n = 1; n <= 8; n++) for (const op of ['geqrf', 'orgqr'] as const) {
+    record(threadSource(thread(op, n, n, dtype, true)));
+    record(threadSource(thread(op, n, n, dtype, false)));
+    record(threadSource({ ...thread(op, n, n, dtype, false), kind: 'pointer' }));
+  }
+  record(threadSource({ ...thread('geqrf', 4, 7, 'float32', false), kind: 'pointer' }));
   // common/wy.ts: test/cuda/qr-blocked.test.ts's and the host emulation's parameter sets.
   for (const dtype of DTYPES) for (const kind of ['strided', 'pointer'] as const) {
     record(lasetSource({ dtype, kind }));

@@ -128,11 +128,16 @@ function blockedSteps<A extends string>(dev: GpuDevice, family: HouseholderFamil
 /** A geqrf or orgqr request on the device (the parts' dtype for complex data; tau's rows are orgqr's reflectors). */
 export interface HouseholderRequest { readonly a: Batch<DeviceArray>; readonly tau: Batch<DeviceArray> }
 
-/** What `runHouseholder` asks of its caller beyond the family's launches. */
-export interface HouseholderRun {
+/** A design of a family's own beside the shared kernel and the blocked driver (the real QR's per-thread kernel). */
+export interface HouseholderOwnDesign { readonly design: string }
+
+/** What `runHouseholder` asks of its caller beyond the family's launches (`O`: the family's own designs, if any). */
+export interface HouseholderRun<O extends HouseholderOwnDesign = never> {
   readonly op: HouseholderShape['op'];
   /** The design of a group (the family's planner, memoised as the family chooses). */
-  readonly design: (shape: HouseholderShape) => HouseholderDesign;
+  readonly design: (shape: HouseholderShape) => HouseholderDesign | O;
+  /** Launches a group whose design is the family's own (neither 'shared' nor 'blocked'). */
+  readonly own?: (d: O, g: LaunchGroup, a: OperandArgs, tau: OperandArgs, shape: HouseholderShape) => void;
   /** geqrf's info; null for orgqr. */
   readonly info: DeviceArray | null;
   /** Takes the groups with nothing to compute (true: done). */
@@ -150,41 +155,51 @@ function shapeOf(r: HouseholderRequest, op: HouseholderShape['op'], dtype: DType
   return { op, dtype, m, n, k, kind: r.a.kind === 'strided' && r.tau.kind === 'strided' ? 'strided' : 'pointer' };
 }
 
-/** geqrf or orgqr: the shared-kernel groups of a request, then its blocked matrices through the blocked driver per chunk. */
-export function runHouseholder<A extends string>(dev: GpuDevice, family: HouseholderFamily<A>, r: HouseholderRequest, x: HouseholderRun): void {
+const isShared = (d: HouseholderOwnDesign): d is HouseholderDesign & { readonly design: 'shared' } => d.design === 'shared';
+const isBlocked = (d: HouseholderOwnDesign): d is HouseholderBlockedPlan => d.design === 'blocked';
+
+/**
+ * geqrf or orgqr: the groups of the shared kernel (or of the family's own designs) of a request,
+ * then its blocked matrices through the blocked driver per chunk.
+ */
+export function runHouseholder<A extends string, O extends HouseholderOwnDesign = never>(dev: GpuDevice, family: HouseholderFamily<A>, r: HouseholderRequest,
+  x: HouseholderRun<O>): void {
   if (batchCount(r.a) === 0) return;
   const { op, info } = x;
   const dtype = deviceDtype(r.a);
-  const designAt = (i: number): HouseholderDesign => x.design(shapeOf(r, op, dtype, i));
+  const designAt = (i: number): HouseholderDesign | O => x.design(shapeOf(r, op, dtype, i));
   const strided = r.a.kind === 'strided' && r.tau.kind === 'strided';
-  const isBlocked = (i: number): boolean => {
+  const blockedAt = (i: number): boolean => {
     const s = shapeOf(r, op, dtype, i);
-    return s.m > 0 && s.n > 0 && (op === 'orgqr' || s.k > 0) && designAt(i).design === 'blocked';
+    return s.m > 0 && s.n > 0 && (op === 'orgqr' || s.k > 0) && isBlocked(designAt(i));
   };
-  const allBlocked = strided && isBlocked(0);
+  const allBlocked = strided && blockedAt(0);
   if (!allBlocked) {
     const grouping = groupOperands(dev, [r.a, r.tau], x.elementBytes);
     try {
       for (const g of grouping.groups) {
         const [a, tau] = g.operands as [OperandArgs, OperandArgs];
         if (x.trivial(g, a)) continue;
-        const d = x.design({ op, dtype, m: a.rows, n: a.cols, k: op === 'geqrf' ? Math.min(a.rows, a.cols) : tau.rows, kind: a.kind });
-        if (d.design !== 'shared') continue;
-        launchHouseholderShared(dev, family.shared, d, g.count, a, tau, info === null ? null : info.ptr, g.index);
+        const shape: HouseholderShape = { op, dtype, m: a.rows, n: a.cols, k: op === 'geqrf' ? Math.min(a.rows, a.cols) : tau.rows, kind: a.kind };
+        const d = x.design(shape);
+        if (isBlocked(d)) continue;
+        if (isShared(d)) launchHouseholderShared(dev, family.shared, d, g.count, a, tau, info === null ? null : info.ptr, g.index);
+        else if (x.own !== undefined) x.own(d as O, g, a, tau, shape);
+        else throw new Error(`unreachable: design ${d.design} without a launch`);
       }
     } finally {
       release(dev, grouping);
     }
   }
   if (strided && !allBlocked) return;
-  const perMatrix = (i: number): number => { const d = designAt(i); return d.design === 'blocked' ? householderWorkParts(family.wy.parts, d.m, d.n, d.nb) : 0; };
+  const perMatrix = (i: number): number => { const d = designAt(i); return isBlocked(d) ? householderWorkParts(family.wy.parts, d.m, d.n, d.nb) : 0; };
   eachWyChunk(dev, dtype, [r.a, r.tau], perMatrix, (c) => {
     const s = c.operands[0]!;
     const d = x.design({ op, dtype, m: s.rows, n: s.cols, k: op === 'geqrf' ? Math.min(s.rows, s.cols) : c.operands[1]!.rows, kind: s.kind });
-    if (d.design !== 'blocked') throw new Error('unreachable: a blocked group planned shared');
+    if (!isBlocked(d)) throw new Error('unreachable: a blocked group planned otherwise');
     const steps = blockedSteps(dev, family, d, c);
     if (op === 'geqrf') householderGeqrfBlocked(d, c, info!, steps); else householderOrgqrBlocked(d, c, steps);
-  }, isBlocked, x.budgetBytes ?? WY_WORKSPACE_BYTES, x.elementBytes);
+  }, blockedAt, x.budgetBytes ?? WY_WORKSPACE_BYTES, x.elementBytes);
 }
 
 /** An ormqr request on the device (A and tau only read, C in place). */

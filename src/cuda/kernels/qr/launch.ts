@@ -1,9 +1,11 @@
 /**
  * geqrfCuda and orgqrCuda: batched Householder QR of device batches. Each group of equally sized
- * matrices gets a design from `planQrDesign` (the family's tuning table): one shared-memory kernel
- * per matrix (grouped as the other families group: common/operands.ts, strided A and tau in one
- * launch; list and variable batches by size and leading dimension, pointer arrays uploaded), or the
- * blocked compact-WY driver (launch-blocked.ts; chunks and workspace by common/wy-launch.ts).
+ * matrices gets a design from `planQrDesign` (the family's tuning table): one thread per matrix
+ * (generate-thread.ts, its layout from the group's operands: staged where A is densely packed), one
+ * shared-memory kernel per matrix (grouped as the other families group: common/operands.ts, strided A
+ * and tau in one launch; list and variable batches by size and leading dimension, pointer arrays
+ * uploaded), or the blocked compact-WY driver (launch-blocked.ts; chunks and workspace by
+ * common/wy-launch.ts).
  * `qrCovers` tells the registry which requests these kernels take: every matrix must fit the shared
  * kernel or the blocked driver's narrowest panel (the rest run on the CPU reference).
  */
@@ -11,14 +13,15 @@ import { batchCount, batchDtype, shapeAt, uniformShape, type Batch } from '../..
 import type { Storage } from '../../../core/storage.js';
 import type { GeqrfRequest, OrgqrRequest } from '../../../core/ops.js';
 import { tuningFor, type QrTuning } from '../../model/tuning/index.js';
-import type { DeviceArray, GpuDevice } from '../../runtime/types.js';
+import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { zeroInfo } from '../common/info-zero.js';
-import { plannedOnce } from '../common/kernel-cache.js';
+import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { runHouseholder } from '../common/householder-launch.js';
-import { sharedLimit, type LaunchGroup, type OperandArgs } from '../common/operands.js';
-import type { QrDesign, QrForce, QrShape } from './params.js';
+import { operandArgs, sharedLimit, type LaunchGroup, type OperandArgs } from '../common/operands.js';
+import { geqrfThreadSource, orgqrThreadSource } from './generate-thread.js';
+import type { QrDesign, QrForce, QrShape, QrThreadDesign } from './params.js';
 import { QR_FAMILY } from './launch-blocked.js';
-import { planQrDesign, qrBlockedFits, qrFits, type QrProblem } from './plan.js';
+import { planQrDesign, planQrThread, qrBlockedFits, qrFits, type QrProblem, type QrThreadProblem } from './plan.js';
 
 export interface QrOptions {
   readonly force?: QrForce;
@@ -54,10 +57,31 @@ function design(dev: GpuDevice, shape: QrShape, opts: QrOptions): QrDesign {
     : planNow();
 }
 
-/** The shared-kernel groups of a request, then its blocked matrices through the blocked driver (common/householder-launch.ts). */
+/** Whether an operand's matrices lie back to back (ld = rows, stride = rows cols, or one matrix). */
+const densePacked = (o: OperandArgs, count: number): boolean =>
+  o.kind === 'strided' && o.ld === o.rows && (o.stride === o.rows * o.cols || count === 1);
+
+/** One launch of the per-thread kernel over a group (geqrf writes info at `info`, by the group's index where given). */
+function launchThread(dev: GpuDevice, g: LaunchGroup, a: OperandArgs, tau: OperandArgs, shape: QrShape, opts: QrOptions, info: DeviceArray | null): void {
+  const pr: QrThreadProblem = { ...shape, denseA: densePacked(a, g.count), denseT: densePacked(tau, g.count) };
+  const planNow = () => planQrThread(pr, opts.force);
+  const plan = opts.force === undefined
+    ? plannedOnce(dev, `qr-thread/${shape.op}/${shape.dtype}/${shape.m}x${shape.n}k${shape.k}/${shape.kind}/${pr.denseA ? 'd' : 'e'}${pr.denseT ? 'd' : 'e'}`, planNow)
+    : planNow();
+  const p = plan.params;
+  const kernel = kernelFor(dev, `qr-thread-${p.op}`, p, () => (p.op === 'geqrf' ? geqrfThreadSource(p) : orgqrThreadSource(p)));
+  kernel.launch({ grid: [Math.ceil(g.count / p.blockThreads), 1, 1], block: [p.blockThreads, 1, 1], sharedBytes: plan.sharedBytes }, [
+    ...operandArgs(a), ...operandArgs(tau), ...(info === null ? [] : [arg.ptr(info.ptr)]), arg.ptr(g.index === null ? 0n : g.index.ptr), arg.i32(g.count),
+  ]);
+}
+
+/** The per-thread and shared-kernel groups of a request, then its blocked matrices through the blocked driver (common/householder-launch.ts). */
 function run(dev: GpuDevice, r: OrgqrRequest<DeviceArray>, op: QrShape['op'], opts: QrOptions, info: DeviceArray | null,
   trivial: (g: LaunchGroup, a: OperandArgs) => boolean): void {
-  runHouseholder(dev, QR_FAMILY, r, { op, design: (shape) => design(dev, shape, opts), info, trivial });
+  runHouseholder<'T', QrThreadDesign>(dev, QR_FAMILY, r, {
+    op, design: (shape) => design(dev, shape, opts), info, trivial,
+    own: (_d, g, a, tau, shape) => launchThread(dev, g, a, tau, shape, opts, info),
+  });
 }
 
 export function geqrfCuda(dev: GpuDevice, r: GeqrfRequest<DeviceArray, DeviceArray>, opts: QrOptions = {}): void {

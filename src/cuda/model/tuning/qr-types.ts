@@ -3,6 +3,11 @@ import type { PerDType } from './factor-types.js';
 
 export interface QrTuning {
   /**
+   * geqrf and orgqr take the per-thread kernel (one thread per matrix, the matrix in registers) where
+   * max(m, n) is at most this (0: never; the kernel takes up to 8).
+   */
+  readonly threadMax: PerDType<number>;
+  /**
    * geqrf and orgqr take the blocked driver (panels, the compact WY form, the trailing update as
    * GEMMs) from k = min(m, n) reflectors on; below it one shared-memory kernel per matrix serves
    * where the tile fits (larger tiles always go blocked).

@@ -1,0 +1,134 @@
+/**
+ * The per-thread QR kernels (src/cuda/kernels/qr/generate-thread.ts) without a GPU: purity, every
+ * parameter changes the source and the entry, bad parameters refused, the plan (the table's
+ * threadMax, force, staging by density, blocks within 48 KiB), the launcher's choice per layout on a
+ * recording device (grid, block, shared bytes; list batches unstaged with their index map; the
+ * complex family untouched), and (where nvcc is installed) an sm_90 compile without spills: a
+ * representative few, n = 1..8 both dtypes and both ops under MYRIAD_FULL_COMPILE=1. Numerics:
+ * qr-thread-host-emulation.test.ts (opt-in) and test/gpu/qr-thread.test.ts.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { list, strided } from '../../src/core/batch.js';
+import type { DType } from '../../src/core/dtype.js';
+import { defaultQrTuning } from '../../src/cuda/model/tuning/qr-default.js';
+import {
+  QR_THREAD_LIMIT, geqrfCuda, geqrfThreadSource, orgqrCuda, orgqrThreadSource, planQrDesign, planQrThread, qrThreadFits, qrThreadSharedBytes,
+  type QrThreadParams,
+} from '../../src/cuda/kernels/qr/index.js';
+import { argNumber, recordingDevice } from '../helpers/fake-gpus.js';
+import { FULL_COMPILE, NVCC_SKIP, compileFailures, compileForSm90 } from '../helpers/nvcc.js';
+
+const SHARED = 227 * 1024;
+const thread = (op: 'geqrf' | 'orgqr', m: number, n: number, dtype: DType = 'float64', dense = true, k = Math.min(m, n)) =>
+  planQrThread({ op, dtype, m, n, k, kind: 'strided', denseA: dense, denseT: dense });
+const source = (p: QrThreadParams) => (p.op === 'geqrf' ? geqrfThreadSource(p) : orgqrThreadSource(p));
+
+test('generators are pure; every parameter changes the source and the entry; bad parameters are refused', () => {
+  const p = thread('geqrf', 6, 4).params;
+  assert.equal(geqrfThreadSource(p).source, geqrfThreadSource({ ...p }).source);
+  const variants: QrThreadParams[] = [
+    p, { ...p, dtype: 'float32' }, { ...p, m: 7 }, { ...p, n: 5, k: 5 }, { ...p, kind: 'pointer', stage: false, denseA: false, denseT: false },
+    { ...p, blockThreads: 64 }, { ...p, stage: false, denseA: false, denseT: false }, { ...p, denseA: false }, { ...p, denseT: false },
+    { ...p, op: 'orgqr' }, { ...p, op: 'orgqr', k: 2 },
+  ];
+  const srcs = variants.map(source);
+  assert.equal(new Set(srcs.map((s) => s.source)).size, variants.length, 'every parameter changes the source');
+  assert.equal(new Set(srcs.map((s) => s.entry)).size, variants.length, 'and the entry name');
+  // Staged kernels synchronise the block twice and no more; unstaged ones never.
+  assert.equal(source(p).source.match(/__syncthreads\(\)/g)?.length, 2);
+  assert.doesNotMatch(source({ ...p, stage: false, denseA: false, denseT: false }).source, /__syncthreads|__shared__/);
+  // orgqr reads tau, writes no info.
+  const o = source({ ...p, op: 'orgqr' }).source;
+  assert.match(o, /const real\* __restrict__ T/);
+  assert.doesNotMatch(o, /info/);
+  assert.throws(() => geqrfThreadSource({ ...p, k: 3 }), /k = min/);
+  assert.throws(() => orgqrThreadSource({ ...p, op: 'orgqr', m: 3, n: 4, k: 3 }), /m >= n >= k/);
+  assert.throws(() => geqrfThreadSource({ ...p, m: 9, k: 4 }), /max\(m, n\) <= 8/);
+  assert.throws(() => geqrfThreadSource({ ...p, blockThreads: 48 }), /whole warps/);
+  assert.throws(() => geqrfThreadSource({ ...p, stage: false }), /dense layouts are for staged/);
+  assert.throws(() => geqrfThreadSource({ ...p, kind: 'pointer' }), /only strided/);
+  assert.throws(() => orgqrThreadSource(p), /takes op orgqr/);
+});
+
+test('plan: the table bounds the design, force pins either, dense batches staged, blocks within 48 KiB', () => {
+  const tuning = defaultQrTuning;
+  const pr = (m: number, n: number, dtype: DType = 'float64') => ({ op: 'geqrf' as const, dtype, m, n, k: Math.min(m, n), kind: 'strided' as const, sharedLimit: SHARED });
+  for (const dtype of ['float64', 'float32'] as const) {
+    const max = tuning.threadMax[dtype];
+    assert.ok(max <= QR_THREAD_LIMIT);
+    for (let n = 1; n <= 10; n++) {
+      const want = n <= max ? 'thread' : 'shared';
+      assert.equal(planQrDesign(pr(n, n, dtype), tuning).design, want, `${dtype} ${n}`);
+    }
+    assert.equal(planQrDesign(pr(8, 3, dtype), tuning).design, max >= 8 ? 'thread' : 'shared');
+    assert.equal(planQrDesign(pr(9, 3, dtype), tuning).design, 'shared');
+  }
+  const off = { ...tuning, threadMax: { float64: 0, float32: 0 } };
+  assert.equal(planQrDesign(pr(4, 4), off).design, 'shared');
+  assert.equal(planQrDesign(pr(4, 4), off, { force: { design: 'thread' } }).design, 'thread');
+  assert.equal(planQrDesign(pr(4, 4), tuning, { force: { design: 'shared' } }).design, 'shared');
+  assert.equal(planQrDesign(pr(4, 4), tuning, { force: { design: 'blocked', panel: 8 } }).design, 'blocked');
+  assert.throws(() => planQrDesign(pr(9, 9), tuning, { force: { design: 'thread' } }), /1 <= m, n <= 8/);
+  assert.equal(qrThreadFits({ op: 'orgqr', m: 4, n: 5, k: 4 }), false);
+  assert.equal(qrThreadFits({ op: 'orgqr', m: 5, n: 4, k: 0 }), true);
+  for (const dtype of ['float64', 'float32'] as const) for (let n = 1; n <= 8; n++) for (const op of ['geqrf', 'orgqr'] as const) {
+    const d = thread(op, n, n, dtype);
+    assert.equal(d.params.stage && d.params.denseA && d.params.denseT, true);
+    assert.ok(d.sharedBytes <= 48 * 1024 && d.sharedBytes === qrThreadSharedBytes(d.params), `${op} ${dtype} ${n}: ${d.sharedBytes}`);
+    assert.ok(d.params.blockThreads >= 64);
+    const g = thread(op, n, n, dtype, false);
+    assert.equal(g.params.stage || g.params.denseA || g.params.denseT, false);
+    assert.equal(g.sharedBytes, 0);
+  }
+  assert.equal(thread('geqrf', 4, 4).params.blockThreads, 128);
+  assert.equal(thread('geqrf', 8, 8).params.blockThreads, 64, '8 x 8 float64 staged: 64 threads keep the block within 48 KiB');
+  const forced = planQrThread({ op: 'geqrf', dtype: 'float32', m: 5, n: 5, k: 5, kind: 'strided', denseA: false, denseT: false }, { stage: true, blockThreads: 256 });
+  assert.deepEqual([forced.params.stage, forced.params.denseA, forced.params.blockThreads], [true, false, 256]);
+});
+
+test('launch: the per-thread kernel by layout (staged dense, direct ragged and list with its index map); larger sizes stay shared', () => {
+  const { dev, launches } = recordingDevice();
+  const count = 300;
+  const a = dev.alloc('float64', 4 * 4 * count + 64), tau = dev.alloc('float64', 4 * count + 8), info = dev.alloc('int32', count);
+  geqrfCuda(dev, { a: strided(a, { rows: 4, cols: 4, count }), tau: strided(tau, { rows: 4, cols: 1, count }), info });
+  const dense = launches.at(-1)!;
+  assert.match(dense.entry, /^qr_thread_geqrf_d_st_4x4k4_t128sdd$/);
+  assert.deepEqual([dense.config.grid[0], dense.config.block[0], dense.config.sharedBytes], [3, 128, 128 * (17 + 5) * 8]);
+  assert.equal(argNumber(dense.args.at(-1)), count);
+  // Ragged ld: direct.
+  geqrfCuda(dev, { a: strided(a, { rows: 3, cols: 4, ld: 4, stride: 16, count }), tau: strided(tau, { rows: 3, cols: 1, count }), info });
+  assert.match(launches.at(-1)!.entry, /^qr_thread_geqrf_d_st_3x4k3_t128g$/);
+  assert.equal(launches.at(-1)!.config.sharedBytes, 0);
+  // Dense A with a padded tau: A staged as one span, tau element by element.
+  orgqrCuda(dev, { a: strided(a, { rows: 4, cols: 4, count }), tau: strided(tau, { rows: 2, cols: 1, stride: 4, count }) });
+  assert.match(launches.at(-1)!.entry, /^qr_thread_orgqr_d_st_4x4k2_t128sde$/);
+  // Forced onto the shared kernel, and onto the per-thread one unstaged.
+  geqrfCuda(dev, { a: strided(a, { rows: 4, cols: 4, count }), tau: strided(tau, { rows: 4, cols: 1, count }), info }, { force: { design: 'shared' } });
+  assert.match(launches.at(-1)!.entry, /^qr_geqrf_d_st_4x4k4_w4/);
+  geqrfCuda(dev, { a: strided(a, { rows: 4, cols: 4, count }), tau: strided(tau, { rows: 4, cols: 1, count }), info }, { force: { design: 'thread', stage: false } });
+  assert.match(launches.at(-1)!.entry, /^qr_thread_geqrf_d_st_4x4k4_t128g$/);
+  // 9 x 9: the shared kernel.
+  const b = dev.alloc('float32', 81 * 4), tb = dev.alloc('float32', 9 * 4), ib = dev.alloc('int32', 4);
+  geqrfCuda(dev, { a: strided(b, { rows: 9, cols: 9, count: 4 }), tau: strided(tb, { rows: 9, cols: 1, count: 4 }), info: ib });
+  assert.match(launches.at(-1)!.entry, /^qr_geqrf_s_st_9x9/);
+  // A list batch: pointer form, unstaged.
+  const mats = [0, 1, 2].map(() => dev.alloc('float32', 36));
+  const taus = [0, 1, 2].map(() => dev.alloc('float32', 6));
+  const before = launches.length;
+  geqrfCuda(dev, { a: list(mats, { rows: 6, cols: 6 }), tau: list(taus, { rows: 6, cols: 1 }), info: ib });
+  assert.equal(launches.length, before + 1);
+  assert.match(launches.at(-1)!.entry, /^qr_thread_geqrf_s_pa_6x6k6_t128g$/);
+});
+
+const noSpills = (r: { spillStores: number }): string | undefined =>
+  !Number.isFinite(r.spillStores) ? 'no ptxas report' : r.spillStores !== 0 ? `${r.spillStores} bytes spill stores` : undefined;
+
+test('per-thread QR kernels compile for sm_90 without spills', { skip: NVCC_SKIP, timeout: 600_000 }, async () => {
+  const all = FULL_COMPILE
+    ? (['float64', 'float32'] as const).flatMap((d) => [1, 2, 3, 4, 5, 6, 7, 8].flatMap((n) => (['geqrf', 'orgqr'] as const)
+      .flatMap((op) => [thread(op, n, n, d).params, thread(op, n, n, d, false).params, { ...thread(op, n, n, d, false).params, kind: 'pointer' as const }])))
+    : [thread('geqrf', 8, 8).params, thread('orgqr', 8, 8).params, { ...thread('geqrf', 4, 7, 'float32', false).params, kind: 'pointer' as const }];
+  const failures = compileFailures(await compileForSm90(all.map(source)), noSpills);
+  assert.deepEqual(failures, [], failures.join('\n'));
+});
