@@ -42,6 +42,7 @@ import { MyriadError } from '../../../core/errors.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { halfAngleRotation } from '../common/rotation.js';
+import { ROWS_ROTATION } from '../common/rows-rotation.js';
 import type { SyevRowsParams } from './params.js';
 import { SYEV_TEST, jacobiPrelude, pairRotation, syevDims, syevTag } from './snippets.js';
 
@@ -100,14 +101,7 @@ ${angle === 'halfAngle' ? `${halfAngleRotation(dtype)}\n` : ''}${syevDims(n)}
 constexpr int MPW = ${perWarp};          // matrices a warp
 constexpr int MPB = ${perBlock};          // matrices a block
 constexpr int MAX_SWEEPS = ${maxSweeps};
-// [x y] := [c x - s y, s x + c y] in a form symmetric to the bit: rotSlots(y, x, c, -s) computes the same
-// two values, so a pair's slots may hold (p, q) or (q, p) with s signed to match.
-static __device__ __forceinline__ void rotSlots(real& x, real& y, real c, real s) {
-  const real a = x, b = y;
-  x = fmaReal(c, a, -(s * b));
-  y = fmaReal(c, b, s * a);
-}
-struct __align__(2 * sizeof(real)) Rotation { real c, s; };
+${ROWS_ROTATION}
 
 extern "C" __global__ void __launch_bounds__(${32 * ROWS_WARPS}${minBlocks === undefined ? '' : `, ${minBlocks}`}) ${entry}(
     ${operandParameters('A', kind, true)},
