@@ -89,10 +89,10 @@ function minBlocks(p: TrmmRegisterLeafParams): number {
   const threads = REGISTER_LEAF_LANES * REGISTER_LEAF_WARPS;
   const perBlock = registerLeafWarpElements(p) * elementBytes(p.dtype) * REGISTER_LEAF_WARPS + 1024;
   const byShared = Math.floor((228 * 1024) / perBlock);
-  // Registers a thread: twice x's (the loads in flight beside it) and 48, a third x more in float32, 96 at least
+  // Registers a thread: twice x's (the loads in flight beside it) and 40, a third x more in float32, 96 at least
   // (ptxas -v, sm_90, t = 16, 24, 32: no spills with these, spills with less).
   const words = elementBytes(p.dtype) / 4;
-  const byRegisters = Math.floor(65536 / (threads * Math.max(96, p.t * (2 * words + (words === 1 ? 1 : 0)) + 48)));
+  const byRegisters = Math.floor(65536 / (threads * Math.max(96, p.t * (2 * words + (words === 1 ? 1 : 0)) + 40)));
   return Math.max(1, Math.min(byShared, byRegisters, 8));
 }
 
