@@ -1,6 +1,6 @@
 /**
  * trmm's register leaf without a GPU: the generator pure (every parameter changes the kernel), the
- * plan's choice (the register leaf for trmm by default, the shared-memory leaf where forced, never
+ * plan's choice (the register leaf compiled at orders 8, 16, 24, 32 for trmm by default, the shared-memory leaf where forced, never
  * for trsm), its launch shapes, and where nvcc is installed, orders 16, 24 and 32 compiled for sm_90
  * without spills. Host emulation: trmm-register-leaf-host-emulation.test.ts.
  */
@@ -8,27 +8,28 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import {
-  REGISTER_LEAF_MAX, planTrsm, registerLeafShape, registerLeafWarpElements, trmmRegisterLeafSource, trsmLeafSource, type TrmmRegisterLeafParams, type TrsmProblem,
+  REGISTER_LEAF_MAX, planTrsm, registerLeafOrder, registerLeafShape, registerLeafWarpElements, trmmRegisterLeafSource, trsmLeafSource, type TrmmRegisterLeafParams, type TrsmProblem,
 } from '../../src/cuda/kernels/trsm/index.js';
 import { defaultTrsmTuning } from '../../src/cuda/model/tuning/trsm-default.js';
 import { NVCC_SKIP, compileFailures, compileForSm90 } from '../helpers/nvcc.js';
 import { TRSM_VARIANTS } from '../helpers/trsm-data.js';
 
 const LIMIT = 226 * 1024;
-const base: TrmmRegisterLeafParams = { dtype: 'float64', side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', kind: 'strided', t: 32 };
+const base: TrmmRegisterLeafParams = { dtype: 'float64', side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', kind: 'strided', order: 32 };
 
-test('trmm register leaf: pure, every parameter changes the kernel, orders 1 ... 32 only', () => {
+test('trmm register leaf: pure, every parameter changes the kernel, orders 1 ... 32 only, compiled at 8, 16, 24, 32', () => {
+  assert.deepEqual([1, 7, 8, 9, 16, 17, 24, 25, 31, 32].map(registerLeafOrder), [8, 8, 8, 16, 16, 24, 24, 32, 32, 32]);
   assert.deepEqual(trmmRegisterLeafSource(base), trmmRegisterLeafSource({ ...base }));
   const seen = new Set<string>();
-  for (const dtype of ['float64', 'float32'] as const) for (const kind of ['strided', 'pointer'] as const) for (const v of TRSM_VARIANTS) for (const t of [1, 17, 32]) {
-    const src = trmmRegisterLeafSource({ ...v, dtype, kind, t });
+  for (const dtype of ['float64', 'float32'] as const) for (const kind of ['strided', 'pointer'] as const) for (const v of TRSM_VARIANTS) for (const order of [8, 24, 32]) {
+    const src = trmmRegisterLeafSource({ ...v, dtype, kind, order });
     assert.ok(!seen.has(src.source) && !seen.has(src.entry), src.entry);
     seen.add(src.source).add(src.entry);
   }
   // Not the shared-memory leaf's text or name.
   const shared = trsmLeafSource({ ...base, op: 'trmm' });
   assert.notEqual(shared.entry, trmmRegisterLeafSource(base).entry);
-  for (const t of [0, 33, 2.5, NaN]) assert.throws(() => trmmRegisterLeafSource({ ...base, t }), /order must be an integer in 1\.\.32/);
+  for (const order of [0, 33, 2.5, NaN]) assert.throws(() => trmmRegisterLeafSource({ ...base, order }), /order must be an integer in 1\.\.32/);
   // The unit diagonal is never read: no load of the diagonal's element in the product.
   assert.doesNotMatch(trmmRegisterLeafSource({ ...base, diag: 'unit' }).source, /x\[\d+\] \*= l0\.x/);
   assert.match(trmmRegisterLeafSource(base).source, /x\[0\] \*= l0\.x/);
@@ -61,7 +62,7 @@ test('trmm register leaf shapes: at most 4 warps, no more than the tasks, within
     for (const [nvec, count] of [[1, 1], [32, 3], [33, 1], [512, 100], [1, 100000]] as const) {
       const sh = registerLeafShape({ dtype, side, count, sharedLimit: LIMIT }, t, nvec);
       const tasks = count * Math.ceil(nvec / 32);
-      const perWarp = registerLeafWarpElements({ dtype, side, t }) * (dtype === 'float64' ? 8 : 4);
+      const perWarp = registerLeafWarpElements({ dtype, side, order: registerLeafOrder(t) }) * (dtype === 'float64' ? 8 : 4);
       assert.ok(sh.warps >= 1 && sh.warps <= Math.min(4, tasks), `${dtype} ${side} t=${t} ${nvec}x${count}: ${sh.warps} warps`);
       assert.equal(sh.sharedBytes, sh.warps * perWarp);
       assert.equal(perWarp % 16, 0);   // every warp's triangle 16-byte aligned (the vector loads)
@@ -77,11 +78,11 @@ test('trmm register leaves of 16, 24 and 32 compile for sm_90 without spills', {
   const sources = [
     trmmRegisterLeafSource({ ...base }),
     trmmRegisterLeafSource({ ...base, side: 'right', uplo: 'upper', transA: 'T', diag: 'unit', kind: 'pointer' }),
-    trmmRegisterLeafSource({ ...base, t: 24, uplo: 'upper', transA: 'T' }),
-    trmmRegisterLeafSource({ ...base, t: 16, side: 'right' }),
+    trmmRegisterLeafSource({ ...base, order: 24, uplo: 'upper', transA: 'T' }),
+    trmmRegisterLeafSource({ ...base, order: 16, side: 'right' }),
     trmmRegisterLeafSource({ ...base, dtype: 'float32', side: 'right', uplo: 'upper', transA: 'T', diag: 'unit' }),
-    trmmRegisterLeafSource({ ...base, dtype: 'float32', t: 24, uplo: 'upper', transA: 'T', kind: 'pointer' }),
-    trmmRegisterLeafSource({ ...base, dtype: 'float32', t: 16, diag: 'unit' }),
+    trmmRegisterLeafSource({ ...base, dtype: 'float32', order: 24, uplo: 'upper', transA: 'T', kind: 'pointer' }),
+    trmmRegisterLeafSource({ ...base, dtype: 'float32', order: 16, diag: 'unit' }),
   ];
   const failures = compileFailures(await compileForSm90(sources), noSpills);
   assert.deepEqual(failures, [], failures.join('\n'));

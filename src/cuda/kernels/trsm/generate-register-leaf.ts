@@ -1,10 +1,10 @@
 /**
- * trmm's register leaf: y = L x for every vector of B, with a triangle of order t <= 32 fixed at
- * compile time (one kernel per order). The variants map onto M lower as the shared-memory leaf's
+ * trmm's register leaf: y = L x for every vector of B, with a triangle of order t <= T, T (8, 16,
+ * 24 or 32: registerLeafOrder) fixed at compile time. The variants map onto M lower as the shared-memory leaf's
  * do (generate-leaf.ts leafMapping and leafHeader: TRANSPOSED, REVERSE, UNIT, at()).
  *
  * A multiply has no dependence between the elements it writes, so each thread holds its vector x
- * (t values) in registers and computes y_p = sum_{q <= p} L(p, q) x_q from the last p down, in
+ * (T values) in registers and computes y_p = sum_{q <= p} L(p, q) x_q from the last p down, in
  * place by columns of L (each x_q spread over the rows below before it is scaled), every index a
  * compile-time constant (the loops unroll fully). L sits in shared memory packed by columns, each
  * padded to VEC elements (16 bytes), so a thread reads a column as 16-byte vectors: every lane of
@@ -41,6 +41,14 @@ import type { TrmmRegisterLeafParams } from './params.js';
 /** The largest triangle the register leaf multiplies (its vector lives in t registers a thread). */
 export const REGISTER_LEAF_MAX = 32;
 
+/**
+ * The compiled order a triangle of t runs at: the next multiple of 8 (8, 16, 24, 32). Rows and
+ * columns from t on are never loaded or stored; the product runs over them on zeros and garbage it
+ * never writes (row p reads only columns q <= p). Four kernels a variant, not 32: NVRTC's time
+ * grows with the order squared, and a cold cache compiles every order a recursion leaves.
+ */
+export const registerLeafOrder = (t: number): number => Math.min(REGISTER_LEAF_MAX, Math.ceil(t / 8) * 8);
+
 /** Lanes of a task: the vectors of a chunk. */
 export const REGISTER_LEAF_LANES = 32;
 
@@ -73,10 +81,10 @@ function packedElements(t: number, vec: number): number {
 }
 
 /** Shared elements one task (warp) uses: the padded triangle, and the tile where the side is left. */
-export function registerLeafWarpElements(p: Pick<TrmmRegisterLeafParams, 'dtype' | 'side' | 't'>): number {
+export function registerLeafWarpElements(p: Pick<TrmmRegisterLeafParams, 'dtype' | 'side' | 'order'>): number {
   const vec = vecWidth(p);
-  const packed = packedElements(p.t, vec);
-  const tile = p.side === 'left' ? Math.ceil((p.t * TILE_LD) / vec) * vec : 0;
+  const packed = packedElements(p.order, vec);
+  const tile = p.side === 'left' ? Math.ceil((p.order * TILE_LD) / vec) * vec : 0;
   return packed + tile;
 }
 
@@ -92,36 +100,36 @@ function minBlocks(p: TrmmRegisterLeafParams): number {
   // Registers a thread: twice x's (the loads in flight beside it) and 40, a third x more in float32, 96 at least
   // (ptxas -v, sm_90, t = 16, 24, 32: no spills with these, spills with less).
   const words = elementBytes(p.dtype) / 4;
-  const byRegisters = Math.floor(65536 / (threads * Math.max(96, p.t * (2 * words + (words === 1 ? 1 : 0)) + 40)));
+  const byRegisters = Math.floor(65536 / (threads * Math.max(96, p.order * (2 * words + (words === 1 ? 1 : 0)) + 40)));
   return Math.max(1, Math.min(byShared, byRegisters, 8));
 }
 
 export function trmmRegisterLeafSource(p: TrmmRegisterLeafParams): KernelSource {
-  if (!(Number.isInteger(p.t) && p.t >= 1 && p.t <= REGISTER_LEAF_MAX))
-    throw new RangeError(`trmm register leaf order must be an integer in 1..${REGISTER_LEAF_MAX}, got ${p.t}`);
+  if (!(Number.isInteger(p.order) && p.order >= 1 && p.order <= REGISTER_LEAF_MAX))
+    throw new RangeError(`trmm register leaf order must be an integer in 1..${REGISTER_LEAF_MAX}, got ${p.order}`);
   const m = leafMapping(p);
   const vec = vecWidth(p);
   const vecType = p.dtype === 'float64' ? 'double2' : 'float4';
-  const entry = `trmm_rleaf_${precisionLetter(p.dtype)}_${variantTag(p)}_${kindTag(p.kind)}_t${p.t}`;
+  const entry = `trmm_rleaf_${precisionLetter(p.dtype)}_${variantTag(p)}_${kindTag(p.kind)}_o${p.order}`;
   // Element (p, vv) of the chunk is element at(p) of vector w0 + vv.
-  const bAt = (vv: string): string => (m.left ? `b[at(p, T) + (long long)(w0 + ${vv}) * ldB]` : `b[(w0 + ${vv}) + (long long)at(p, T) * ldB]`);
+  const bAt = (vv: string): string => (m.left ? `b[at(p, t) + (long long)(w0 + ${vv}) * ldB]` : `b[(w0 + ${vv}) + (long long)at(p, t) * ldB]`);
   const slow = m.transposed ? 'p' : 'q', fast = m.transposed ? 'q' : 'p';
   const source = `${leafHeader({ ...p, op: 'trmm' })}
-constexpr int T = ${p.t};                         // the triangle's order
+constexpr int T = ${p.order};                         // the largest order (the triangle's t <= T at run time)
 constexpr int VEC = ${vec};                        // elements of a 16-byte load
 constexpr int LANES = ${REGISTER_LEAF_LANES};
 constexpr int TILE_LD = ${TILE_LD};
 typedef ${vecType} realVec;
-constexpr int PACKED = ${packedElements(p.t, vec)};       // rowOffset(T)
+constexpr int PACKED = ${packedElements(p.order, vec)};       // rowOffset(T)
 ${columnOffsetFunction(vec)}
 constexpr int WARP_ELEMENTS = ${registerLeafWarpElements(p)};
-constexpr int SQUARE_READS = (T * T + LANES - 1) / LANES;   // a lane's reads of the t x t square
+constexpr int SQUARE_READS = (T * T + LANES - 1) / LANES;   // a lane's reads of the T x T square
 ${OPAQUE_HELPERS}
 
 extern "C" __global__ void __launch_bounds__(${REGISTER_LEAF_LANES * REGISTER_LEAF_WARPS}, ${minBlocks(p)}) ${entry}(
     ${operandParameters('A', p.kind, false)},
     ${operandParameters('B', p.kind, true)},
-    int count, int nvec, real alpha) {
+    int count, int t, int nvec, real alpha) {
   extern __shared__ __align__(16) unsigned char smemBytes[];
   const int lane = threadIdx.x, g = threadIdx.y;
   const int chunks = (nvec + LANES - 1) / LANES;
@@ -143,13 +151,13 @@ extern "C" __global__ void __launch_bounds__(${REGISTER_LEAF_LANES * REGISTER_LE
     #pragma unroll
     for (int u = 0; u < SQUARE_READS; ++u) {
       const int e = lane + u * LANES, ${fast} = e % T, ${slow} = e / T;
-      const int i = at(p, T), k = at(q, T);
-      r[u] = e < T * T && (q < p || (!UNIT && q == p)) ? (TRANSPOSED ? a[k + (long long)i * ldA] : a[i + (long long)k * ldA]) : real(0);
+      const int i = at(p, t), k = at(q, t);
+      r[u] = e < T * T && p < t && (q < p || (!UNIT && q == p)) ? (TRANSPOSED ? a[k + (long long)i * ldA] : a[i + (long long)k * ldA]) : real(0);
     }
     #pragma unroll
     for (int u = 0; u < SQUARE_READS; ++u) {
       const int e = lane + u * LANES, ${fast} = e % T, ${slow} = e / T;
-      if (e < T * T && (q < p || (!UNIT && q == p))) sL[columnOffset(q) + p - q] = r[u];
+      if (e < T * T && p < t && (q < p || (!UNIT && q == p))) sL[columnOffset(q) + p - q] = r[u];
     }
   }
   real* b = valid ? ${matrixPointer('B', p.kind, 'mat')} : nullptr;
@@ -160,7 +168,7 @@ ${m.left ? leftLoad(bAt) : rightLoad(bAt)}
   // y_p = sum_{q <= p} L(p, q) x_q in place by columns of L (reference BLAS's order): from the last
   // q down, x_q (still the input) spread over the rows below it, then scaled by the diagonal. No
   // accumulators beyond x itself. Lanes past the chunk's vectors multiply garbage they never store.
-${multiplyByColumns(p.t, vec, p.diag === 'unit')}
+${multiplyByColumns(p.order, vec, p.diag === 'unit')}
 
 ${m.left ? leftStore(bAt) : rightStore(bAt)}}
 `;
@@ -217,14 +225,14 @@ static __device__ __forceinline__ real* opaquePointer(real* p) {
 function rightLoad(bAt: (vv: string) => string): string {
   return `  __syncwarp();   // the triangle
   #pragma unroll
-  for (int p = 0; p < T; ++p) x[p] = lane < nv && !zero ? alpha * ${bAt('lane')} : real(0);`;
+  for (int p = 0; p < T; ++p) x[p] = p < t && lane < nv && !zero ? alpha * ${bAt('lane')} : real(0);`;
 }
 
 function rightStore(bAt: (vv: string) => string): string {
   return `${OPAQUE_COPIES}
   if (laneOut < nv) {
     #pragma unroll
-    for (int p = 0; p < T; ++p) ${bAt('laneOut').replace('b[', 'bOut[')} = zero ? real(0) : x[p];
+    for (int p = 0; p < T; ++p) if (p < t) ${bAt('laneOut').replace('b[', 'bOut[')} = zero ? real(0) : x[p];
   }`;
 }
 
@@ -236,7 +244,7 @@ function leftLoad(bAt: (vv: string) => string): string {
     #pragma unroll
     for (int u = 0; u < T; ++u) {
       const int e = lane + u * LANES, p = e % T, vv = e / T;
-      r[u] = vv < nv && !zero ? ${bAt('vv')} : real(0);
+      r[u] = vv < nv && p < t && !zero ? ${bAt('vv')} : real(0);
     }
     #pragma unroll
     for (int u = 0; u < T; ++u) {
@@ -257,6 +265,6 @@ function leftStore(bAt: (vv: string) => string): string {
   #pragma unroll
   for (int u = 0; u < T; ++u) {
     const int e = laneOut + u * LANES, p = e % T, vv = e / T;
-    if (vv < nv) ${bAt('vv').replace('b[', 'bOut[')} = sX[p * TILE_LD + vv];
+    if (vv < nv && p < t) ${bAt('vv').replace('b[', 'bOut[')} = sX[p * TILE_LD + vv];
   }`;
 }

@@ -6,7 +6,7 @@
  */
 export type { TriangularOp, Span, TrsmChainParams, TrsmCopyParams, TrsmDiagonalParams, TrsmInverted, TrsmForce, TrsmLeafParams, TrsmLeafShape, TrmmRegisterLeafParams, TrmmRegisterLeafShape, TrsmPlan, TrsmStep, TrsmVariant, TrsmZeroParams } from './params.js';
 export { trsmLeafSource, leafMapping, variantTag, LEAF_MAX_THREADS } from './generate-leaf.js';
-export { trmmRegisterLeafSource, registerLeafWarpElements, REGISTER_LEAF_MAX, REGISTER_LEAF_LANES } from './generate-register-leaf.js';
+export { trmmRegisterLeafSource, registerLeafOrder, registerLeafWarpElements, REGISTER_LEAF_MAX, REGISTER_LEAF_LANES } from './generate-register-leaf.js';
 export { trsmZeroSource } from './generate-zero.js';
 export { trsmChainSource, trsmChainSharedBytes, chainSyncInts, CHAIN_NB, CHAIN_THREADS, CHAIN_RHS_MAX } from './generate-chain.js';
 export { trsmDiagonalSource, trsmCopySource, BLOCKS_THREADS } from './generate-blocks.js';

@@ -22,7 +22,7 @@ import { gemmCuda } from '../gemm/index.js';
 import { updateRequest, leafOffsets } from './blocks.js';
 import { CHAIN_NB, CHAIN_THREADS, chainSyncInts, trsmChainSharedBytes, trsmChainSource } from './generate-chain.js';
 import { trsmLeafSource } from './generate-leaf.js';
-import { REGISTER_LEAF_LANES, trmmRegisterLeafSource } from './generate-register-leaf.js';
+import { REGISTER_LEAF_LANES, registerLeafOrder, trmmRegisterLeafSource } from './generate-register-leaf.js';
 import { trsmZeroSource, ZERO_THREADS } from './generate-zero.js';
 import type { Span, TriangularOp, TrmmRegisterLeafParams, TrsmChainParams, TrsmForce, TrsmInverted, TrsmLeafParams, TrsmPlan, TrsmVariant } from './params.js';
 import { chainRhs, leafChunk, planTrsm } from './plan.js';
@@ -154,7 +154,7 @@ function launchLeaf(dev: GpuDevice, plan: TrsmPlan, g: TrsmGroup, span: Span, al
 /** trmm's register leaf (generate-register-leaf.ts): a warp a task of 32 vectors of one matrix, the batch's tasks in order over a 1-D grid. */
 function launchRegisterLeaf(dev: GpuDevice, plan: TrsmPlan, g: TrsmGroup, span: Span, alpha: number): void {
   const { side, uplo, transA, diag, dtype, kind } = plan.leaf;
-  const p: TrmmRegisterLeafParams = { side, uplo, transA, diag, dtype, kind, t: span.size };
+  const p: TrmmRegisterLeafParams = { side, uplo, transA, diag, dtype, kind, order: registerLeafOrder(span.size) };
   const shape = plan.registerShapes!.get(span.size)!;
   const left = side === 'left';
   const nvec = left ? g.n : g.m;
@@ -164,7 +164,7 @@ function launchRegisterLeaf(dev: GpuDevice, plan: TrsmPlan, g: TrsmGroup, span: 
   const k = kernelFor(dev, 'trmm-register-leaf', p, () => trmmRegisterLeafSource(p));
   const tasks = g.count * Math.ceil(nvec / REGISTER_LEAF_LANES);
   k.launch({ grid: [Math.ceil(tasks / shape.warps), 1, 1], block: [REGISTER_LEAF_LANES, shape.warps, 1], sharedBytes: shape.sharedBytes }, [
-    ...operandArgs(a), ...operandArgs(b), arg.i32(g.count), arg.i32(nvec), arg.real(dtype, alpha),
+    ...operandArgs(a), ...operandArgs(b), arg.i32(g.count), arg.i32(span.size), arg.i32(nvec), arg.real(dtype, alpha),
   ]);
 }
 

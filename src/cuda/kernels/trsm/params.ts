@@ -31,14 +31,14 @@ export interface TrsmLeafParams extends TrsmVariant {
 }
 
 /**
- * trmm's register leaf (generate-register-leaf.ts): the order t of the triangle is compiled in
- * (one kernel per order, t <= 32); a warp multiplies 32 vectors of one matrix, a thread one vector
- * held in registers.
+ * trmm's register leaf (generate-register-leaf.ts): the largest order it takes is compiled in
+ * (`order`, at most 32; the triangle's own order is a kernel argument); a warp multiplies 32
+ * vectors of one matrix, a thread one vector held in registers.
  */
 export interface TrmmRegisterLeafParams extends TrsmVariant {
   readonly dtype: DType;
   readonly kind: OperandKind;
-  readonly t: number;
+  readonly order: number;
 }
 
 /** The register leaf's launch shape for one order: tasks (warps) per block and their shared bytes. */

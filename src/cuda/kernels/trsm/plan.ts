@@ -14,7 +14,7 @@ import { elementBytes } from '../common/precision.js';
 import { splitPoint } from '../common/split.js';
 import { CHAIN_RHS_MAX } from './generate-chain.js';
 import { LEAF_MAX_THREADS } from './generate-leaf.js';
-import { REGISTER_LEAF_LANES, REGISTER_LEAF_MAX, REGISTER_LEAF_WARPS, registerLeafWarpElements } from './generate-register-leaf.js';
+import { REGISTER_LEAF_LANES, REGISTER_LEAF_MAX, REGISTER_LEAF_WARPS, registerLeafOrder, registerLeafWarpElements } from './generate-register-leaf.js';
 import type { Span, TriangularOp, TrmmRegisterLeafShape, TrsmForce, TrsmLeafShape, TrsmPlan, TrsmStep, TrsmVariant } from './params.js';
 
 export interface TrsmProblem extends TrsmVariant {
@@ -104,7 +104,7 @@ export function leafShape(dtype: DType, size: number, nvec: number, count: numbe
  * side left: 17 of them), so small blocks lose nothing.
  */
 export function registerLeafShape(problem: Pick<TrsmProblem, 'dtype' | 'side' | 'count' | 'sharedLimit'>, size: number, nvec: number): TrmmRegisterLeafShape {
-  const perWarp = registerLeafWarpElements({ dtype: problem.dtype, side: problem.side, t: size }) * elementBytes(problem.dtype);
+  const perWarp = registerLeafWarpElements({ dtype: problem.dtype, side: problem.side, order: registerLeafOrder(size) }) * elementBytes(problem.dtype);
   if (perWarp > problem.sharedLimit)
     throw new MyriadError('UNSUPPORTED', `a trmm register leaf of ${size} does not fit ${problem.sharedLimit} shared bytes`, 'a.rows');
   const tasks = problem.count * Math.ceil(nvec / REGISTER_LEAF_LANES);
