@@ -836,7 +836,7 @@ function trsmThroughLauncher(): void {
   }
 }
 
-/** test/cuda/trsm-generate.test.ts. */
+/** test/cuda/trsm-generate.test.ts and trmm-register-leaf-generate.test.ts (the register leaf at its four compiled orders). */
 function trsmDirect(): void {
   for (const dtype of DTYPES) for (const kind of ['strided', 'pointer'] as const) {
     for (const v of TRSM_VARIANTS) for (const op of ['trsm', 'trmm'] as const) record(trsmLeafSource({ op, dtype, kind, ...v }));
