@@ -1,6 +1,6 @@
 /**
  * Opt-in (MYRIAD_HOST_EMULATION=1, needs g++ with C++20; a g++ build per kernel, about 90 of them:
- * some 20 minutes on two busy cores): trmm's register leaf (generate-register-leaf.ts) compiled as C++ for the
+ * about 15 minutes on two busy cores): trmm's register leaf (generate-register-leaf.ts) compiled as C++ for the
  * host (test/helpers/cuda-host-harness-rleaf.cpp: a thread per CUDA thread, __syncwarp a block
  * barrier) and launched with the planner's shape, against the CPU reference: every variant at
  * orders 1, 2, 7 (compiled at 8), 16, 17 (at 24), 31, 32 in float64 and two of them (one of 16 ... 32) in float32; alpha
