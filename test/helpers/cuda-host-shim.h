@@ -17,11 +17,15 @@ dim3 blockDim, gridDim;
 std::barrier<>* g_bar;
 unsigned char* g_shared;
 inline void __syncthreads() { g_bar->arrive_and_wait(); }
+// A block-wide barrier: right only for kernels whose every warp runs every __syncwarp.
+inline void __syncwarp(unsigned = 0xffffffffu) { g_bar->arrive_and_wait(); }
+struct alignas(16) double2 { double x, y; };
+struct alignas(16) float4 { float x, y, z, w; };
 using std::min; using std::max;
 #define __global__
 #define __device__
 #define __forceinline__ inline
-#define __launch_bounds__(x)
+#define __launch_bounds__(...)
 #define __restrict__
 #define __align__(x)
 

@@ -22,8 +22,9 @@ import { gemmCuda } from '../gemm/index.js';
 import { updateRequest, leafOffsets } from './blocks.js';
 import { CHAIN_NB, CHAIN_THREADS, chainSyncInts, trsmChainSharedBytes, trsmChainSource } from './generate-chain.js';
 import { trsmLeafSource } from './generate-leaf.js';
+import { REGISTER_LEAF_LANES, registerLeafOrder, trmmRegisterLeafSource } from './generate-register-leaf.js';
 import { trsmZeroSource, ZERO_THREADS } from './generate-zero.js';
-import type { Span, TriangularOp, TrsmChainParams, TrsmForce, TrsmInverted, TrsmLeafParams, TrsmPlan, TrsmVariant } from './params.js';
+import type { Span, TriangularOp, TrmmRegisterLeafParams, TrsmChainParams, TrsmForce, TrsmInverted, TrsmLeafParams, TrsmPlan, TrsmVariant } from './params.js';
 import { chainRhs, leafChunk, planTrsm } from './plan.js';
 
 export interface TrsmOptions {
@@ -131,6 +132,10 @@ function chainedSolve(dev: GpuDevice, dtype: DType, r: TrsmRequest<DeviceArray>,
 }
 
 function launchLeaf(dev: GpuDevice, plan: TrsmPlan, g: TrsmGroup, span: Span, alpha: number): void {
+  if (plan.registerShapes !== undefined) {
+    launchRegisterLeaf(dev, plan, g, span, alpha);
+    return;
+  }
   const p: TrsmLeafParams = plan.leaf;
   const shape = plan.shapes.get(span.size)!;
   const left = p.side === 'left';
@@ -143,6 +148,23 @@ function launchLeaf(dev: GpuDevice, plan: TrsmPlan, g: TrsmGroup, span: Span, al
   k.launch({ grid, block: [shape.vectors, shape.matrices, 1], sharedBytes: shape.sharedBytes }, [
     ...operandArgs(a), ...operandArgs(b),
     arg.i32(g.count), arg.i32(span.size), arg.i32(nvec), arg.i32(shape.ldx), arg.real(p.dtype, alpha),
+  ]);
+}
+
+/** trmm's register leaf (generate-register-leaf.ts): a warp a task of 32 vectors of one matrix, the batch's tasks in order over a 1-D grid. */
+function launchRegisterLeaf(dev: GpuDevice, plan: TrsmPlan, g: TrsmGroup, span: Span, alpha: number): void {
+  const { side, uplo, transA, diag, dtype, kind } = plan.leaf;
+  const p: TrmmRegisterLeafParams = { side, uplo, transA, diag, dtype, kind, order: registerLeafOrder(span.size) };
+  const shape = plan.registerShapes!.get(span.size)!;
+  const left = side === 'left';
+  const nvec = left ? g.n : g.m;
+  const delta = leafOffsets(left, span.off, g.argsA.ld, g.argsB.ld);
+  const a = { ...g.argsA, offset: g.argsA.offset + delta.a };
+  const b = { ...g.argsB, offset: g.argsB.offset + delta.b };
+  const k = kernelFor(dev, 'trmm-register-leaf', p, () => trmmRegisterLeafSource(p));
+  const tasks = g.count * Math.ceil(nvec / REGISTER_LEAF_LANES);
+  k.launch({ grid: [Math.ceil(tasks / shape.warps), 1, 1], block: [REGISTER_LEAF_LANES, shape.warps, 1], sharedBytes: shape.sharedBytes }, [
+    ...operandArgs(a), ...operandArgs(b), arg.i32(g.count), arg.i32(span.size), arg.i32(nvec), arg.real(dtype, alpha),
   ]);
 }
 

@@ -31,6 +31,23 @@ export interface TrsmLeafParams extends TrsmVariant {
 }
 
 /**
+ * trmm's register leaf (generate-register-leaf.ts): the largest order it takes is compiled in
+ * (`order`, at most 32; the triangle's own order is a kernel argument); a warp multiplies 32
+ * vectors of one matrix, a thread one vector held in registers.
+ */
+export interface TrmmRegisterLeafParams extends TrsmVariant {
+  readonly dtype: DType;
+  readonly kind: OperandKind;
+  readonly order: number;
+}
+
+/** The register leaf's launch shape for one order: tasks (warps) per block and their shared bytes. */
+export interface TrmmRegisterLeafShape {
+  readonly warps: number;
+  readonly sharedBytes: number;
+}
+
+/**
  * trsm, side left, one large triangle and few right-hand sides: the row blocks chained by flags in
  * one launch (generate-chain.ts); `rhs` columns per chain (1, 2, 4, 8 or 16).
  */
@@ -110,6 +127,8 @@ export interface TrsmPlan {
   readonly shapes: ReadonlyMap<number, TrsmLeafShape>;
   /** Present where the leaves are GEMMs with inverted diagonal blocks. */
   readonly inverted?: TrsmInverted;
+  /** trmm: present where the leaves run the register leaf (generate-register-leaf.ts), its shape by leaf size; `shapes` is then empty. */
+  readonly registerShapes?: ReadonlyMap<number, TrmmRegisterLeafShape>;
 }
 
 /** What a plan may be told to use instead of the tuning table's choice (tests, benchmarks). */
@@ -122,6 +141,8 @@ export interface TrsmForce {
   readonly invertFrom?: number;
   /** The inverted blocks' size. */
   readonly invertBlock?: number;
+  /** trmm's leaf: the register leaf ('register', the default, for triangles up to 32) or the shared-memory leaf trsm also runs ('shared'). */
+  readonly trmmLeaf?: 'register' | 'shared';
   /** Side left with few right-hand sides: the flag-chained substitution (true, where it applies) or never (false), whatever m. */
   readonly chain?: boolean;
 }

@@ -14,7 +14,8 @@ import { elementBytes } from '../common/precision.js';
 import { splitPoint } from '../common/split.js';
 import { CHAIN_RHS_MAX } from './generate-chain.js';
 import { LEAF_MAX_THREADS } from './generate-leaf.js';
-import type { Span, TriangularOp, TrsmForce, TrsmLeafShape, TrsmPlan, TrsmStep, TrsmVariant } from './params.js';
+import { REGISTER_LEAF_LANES, REGISTER_LEAF_MAX, REGISTER_LEAF_WARPS, registerLeafOrder, registerLeafWarpElements } from './generate-register-leaf.js';
+import type { Span, TriangularOp, TrmmRegisterLeafShape, TrsmForce, TrsmLeafShape, TrsmPlan, TrsmStep, TrsmVariant } from './params.js';
 
 export interface TrsmProblem extends TrsmVariant {
   readonly op: TriangularOp;
@@ -96,6 +97,21 @@ export function leafShape(dtype: DType, size: number, nvec: number, count: numbe
   return { vectors, matrices, ldx: chunk | 1, sharedBytes: matrices * perMatrix(chunk) };
 }
 
+/**
+ * The register leaf's launch shape for triangles of `size` with `nvec` vectors per matrix: up to
+ * REGISTER_LEAF_WARPS tasks a block, within the shared limit and the batch's tasks. The tasks'
+ * shared memory, not the block, bounds the warps an SM holds (12.8 kB a warp at 32, float64,
+ * side left: 17 of them), so small blocks lose nothing.
+ */
+export function registerLeafShape(problem: Pick<TrsmProblem, 'dtype' | 'side' | 'count' | 'sharedLimit'>, size: number, nvec: number): TrmmRegisterLeafShape {
+  const perWarp = registerLeafWarpElements({ dtype: problem.dtype, side: problem.side, order: registerLeafOrder(size) }) * elementBytes(problem.dtype);
+  if (perWarp > problem.sharedLimit)
+    throw new MyriadError('UNSUPPORTED', `a trmm register leaf of ${size} does not fit ${problem.sharedLimit} shared bytes`, 'a.rows');
+  const tasks = problem.count * Math.ceil(nvec / REGISTER_LEAF_LANES);
+  const warps = Math.max(1, Math.min(REGISTER_LEAF_WARPS, Math.floor(problem.sharedLimit / perWarp), tasks));
+  return { warps, sharedBytes: warps * perWarp };
+}
+
 /** Vectors one pass of a leaf solves per matrix (the kernel's W): grid.y walks B in steps of it. */
 export const leafChunk = (shape: TrsmLeafShape): number => Math.min(shape.vectors, shape.ldx);
 
@@ -155,8 +171,17 @@ export function planTrsm(problem: TrsmProblem, tuning: TrsmTuning, options: { re
     const steps = recursionSteps(t, nb, nb, solvesForward(problem), 'trsm');
     return { leaf: { op, dtype, side, uplo, transA, diag, kind }, steps, shapes: new Map(), inverted: { nb, slots: Math.ceil(t / nb) } };
   }
-  const leafMax = force.leafMax ?? tuning.leafMax[dtype];
+  const register = op === 'trmm' && (force.trmmLeaf ?? 'register') === 'register';
+  const leafMax = register ? Math.min(force.leafMax ?? tuning.leafMax[dtype], REGISTER_LEAF_MAX) : force.leafMax ?? tuning.leafMax[dtype];
   const steps = recursionSteps(t, leafMax, tuning.splitAlign, solvesForward(problem), op);
+  if (register) {
+    const registerShapes = new Map<number, TrmmRegisterLeafShape>();
+    for (const s of steps) {
+      if (s.kind === 'leaf' && !registerShapes.has(s.span.size))
+        registerShapes.set(s.span.size, registerLeafShape(problem, s.span.size, nvec));
+    }
+    return { leaf: { op, dtype, side, uplo, transA, diag, kind }, steps, shapes: new Map(), registerShapes };
+  }
   const shapes = new Map<number, TrsmLeafShape>();
   for (const s of steps) {
     if (s.kind === 'leaf' && !shapes.has(s.span.size))
