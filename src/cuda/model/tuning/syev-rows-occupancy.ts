@@ -27,7 +27,21 @@ export interface RowsOccupancyTable {
   readonly entries: readonly RowsOccupancy[];
 }
 
-const TABLES: readonly RowsOccupancyTable[] = [];
+// NVIDIA H200, 2026-11-30, `MYRIAD_QUICK_FIRST=0 SIZES=9,12,16,20,24,28,32 MIN=3,4,5 node
+// scripts/probe/syev-rows-occupancy.mjs` (vectors, both dtypes): the half-angle rotation with no request
+// against the fastest request, a request kept where it took under 0.97 of the time of none; ms of the
+// request / of none (batch count). float32 gained at no order measured; orders between those measured
+// make no request.
+const NVIDIA_H200: RowsOccupancyTable = {
+  card: 'NVIDIA H200',
+  entries: [
+    { dtype: 'float64', vectors: true, n: 20, minBlocks: 4, measured: '2.140 / 2.213 ms (20,000)' },
+    { dtype: 'float64', vectors: true, n: 28, minBlocks: 3, measured: '2.136 / 2.388 ms (10,000)' },
+    { dtype: 'float64', vectors: true, n: 32, minBlocks: 3, measured: '2.622 / 2.846 ms (10,000)' },
+  ],
+};
+
+const TABLES: readonly RowsOccupancyTable[] = [NVIDIA_H200];
 
 /** The entries measured on the card named `name`; none for a card without a table. */
 export function rowsOccupancyFor(name: string, tables: readonly RowsOccupancyTable[] = TABLES): readonly RowsOccupancy[] {
