@@ -8,12 +8,13 @@
 import type { QrTuning } from './qr-types.js';
 
 export const defaultQrTuning: QrTuning = {
-  // The per-thread kernel up to 8 x 8: not measured yet (re-measure with scripts/probe/qr-thread.mjs,
-  // the per-thread, shared and cuBLAS geqrfBatched times at n = 2..8). Reasoning: at these sizes the
-  // shared kernel spends two barriers and shuffle reductions a column on a few dozen flops (float32
-  // 4 x 4, 1,000,000 matrices: 0.231 ms on an H200, about 550 GB/s); the per-thread kernel moves the
-  // same bytes by coalesced block copies with no barrier per column, 8 x 8 float64 at about 170
-  // registers and no spills (ptxas, sm_90), its flops (under 1,000 a matrix) far below the bytes' time.
+  // The per-thread kernel up to 8 x 8. NVIDIA H200, 2026-11-30, `MYRIAD_QUICK_FIRST=0 node
+  // scripts/probe/qr-thread.mjs` (geqrf of n x n, ms per-thread staged / shared kernel / cuBLAS
+  // geqrfBatched): the shared kernel took 1.21-5.8x the per-thread kernel's time at every n = 2 ... 8,
+  // both dtypes, 100,000 and 1,000,000 matrices (float64 8 x 1,000,000 0.375 / 1.551 / 1.785; float32
+  // 4 x 1,000,000 0.049 / 0.181 / 0.199, about 2,900 GB/s); orgqr 1.26-4.1x. cuBLAS was faster at n = 2
+  // and 3 with 100,000 matrices (float64 0.093 / 0.025 and 0.056 / 0.032; float32 0.035 / 0.019 and
+  // 0.035 / 0.026 ms: calls of a few tens of microseconds), slower everywhere else measured.
   threadMax: { float64: 8, float32: 8 },
   blockedFrom: { float64: 128, float32: 128 },
   panel: { float64: 32, float32: 32 },
