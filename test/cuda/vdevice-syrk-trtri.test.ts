@@ -221,8 +221,9 @@ test('test/gpu/vdevice-syrk-trtri.test.ts\'s calls pass validation and take thei
   recordCalls(ctx, backend);
   assert.deepEqual(ctx.lastRoute, { op: 'trtri', route: 'vdevice', gpu: true });
   assert.deepEqual(backend.force, {});
-  // The file's kernels (204 on sm_90), compiled at once before its first case.
-  assert.ok(dev.sources.length <= 210, `${dev.sources.length} kernels`);
+  // The file's kernels (236 on sm_90 since trmm's register leaves: the host form's trtri recursion
+  // multiplies by them), compiled at once before its first case.
+  assert.ok(dev.sources.length <= 240, `${dev.sources.length} kernels`);
 });
 
 test('the table kernels of syrk and trtri on device sizes compile for sm_90 without spills', { skip: NVCC_SKIP }, async () => {

@@ -34,6 +34,7 @@
  */
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
+import { byPrecision } from '../../../core/dtype-table.js';
 import { elementBytes, precisionLetter } from '../common/precision.js';
 import { leafHeader, leafMapping, variantTag } from './generate-leaf.js';
 import type { TrmmRegisterLeafParams } from './params.js';
@@ -109,7 +110,7 @@ export function trmmRegisterLeafSource(p: TrmmRegisterLeafParams): KernelSource 
     throw new RangeError(`trmm register leaf order must be an integer in 1..${REGISTER_LEAF_MAX}, got ${p.order}`);
   const m = leafMapping(p);
   const vec = vecWidth(p);
-  const vecType = p.dtype === 'float64' ? 'double2' : 'float4';
+  const vecType = byPrecision(p.dtype, { double: 'double2', single: 'float4' });   // 16 bytes either way
   const entry = `trmm_rleaf_${precisionLetter(p.dtype)}_${variantTag(p)}_${kindTag(p.kind)}_o${p.order}`;
   // Element (p, vv) of the chunk is element at(p) of vector w0 + vv.
   const bAt = (vv: string): string => (m.left ? `b[at(p, t) + (long long)(w0 + ${vv}) * ldB]` : `b[(w0 + ${vv}) + (long long)at(p, t) * ldB]`);
