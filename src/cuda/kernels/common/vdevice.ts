@@ -1,7 +1,7 @@
 /**
  * Variable-size batches whose sizes and addresses are on the device (core/device-batch.ts), shared
- * by the gemm, potrf, getrf and trsm families and the solves composed of them: a classification
- * kernel (one per family, generate-vdevice.ts)
+ * by the gemm, potrf, getrf, trsm, syrk and trtri families and the solves composed of them: a
+ * classification kernel (one per family, generate-vdevice.ts)
  * reads each member's sizes, checks them, and appends the member's row to its size class's region
  * of the same two tables the host-sized path uploads (common/vbatch.ts: the same rows, so the same
  * class kernels run, unchanged); then each class kernel is launched over its region.
