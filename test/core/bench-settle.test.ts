@@ -23,7 +23,7 @@ test('bench settles background builds once a row, after the warm-up and before t
     },
   }) as Context;
   const repeats = 3;
-  runBench(ctx, { op: 'gemm', dtype: 'float64', sizes: [4, 8], batch: 16, repeats });
+  runBench(ctx, { op: 'gemm', dtype: 'float64', sizes: [4, 8], batch: 4, repeats });
   const rows = events.join(' ').split('settle');
   assert.equal(rows.length, 3, 'one settle a row');
   // Row 1: the first call, the warm-up calls, then the settle; the timed calls follow it.
