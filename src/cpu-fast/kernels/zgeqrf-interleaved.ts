@@ -26,7 +26,7 @@
  */
 import { Code, encodeModule, type FunctionDef, type ValType } from '../wasm/emit.js';
 import { OP, SIMD } from '../wasm/opcodes.js';
-import { PAIR_E, PAIR_HI, PAIR_LO, PAIR_SLOT, pairEmitters, type LoopPointer } from '../wasm/pair.js';
+import { PAIR_E, PAIR_HI, PAIR_LO, PAIR_SLOT, pairBatchFunction, pairEmitters, type LoopPointer } from '../wasm/pair.js';
 
 export interface ZgeqrfInterleavedParams {
   /** geqrf (zgeqr2), or orgqr (zung2r: the first n columns of Q from k reflectors, m >= n >= k). */
@@ -62,21 +62,7 @@ export function generateZgeqrfInterleaved(p: ZgeqrfInterleavedParams): Uint8Arra
 const PAIR = 1;
 
 function mainFunction(p: ZgeqrfInterleavedParams): FunctionDef {
-  const params: ValType[] = ['i32', 'i32', 'i32', 'i32', 'i32'];
-  const c = new Code(params);
-  const [A, TAU, OK, COUNT, SCR] = [0, 1, 2, 3, 4];
-  const MAT = p.m * p.n * PAIR_E, TAUS = reflectorsOf(p) * PAIR_E;
-  c.op(OP.block, OP.void).op(OP.loop, OP.void);
-  c.get(COUNT).i32(1).op(OP.i32LtS).op(OP.brIf, 1);
-  c.get(OK);
-  c.get(A).get(A).i32(MAT).op(OP.i32Add).get(TAU).get(TAU).i32(TAUS).op(OP.i32Add).get(SCR).op(OP.call, PAIR);
-  c.mem(OP.i32Store, 2, 0);
-  c.get(A).i32(2 * MAT).op(OP.i32Add).set(A);
-  c.get(TAU).i32(2 * TAUS).op(OP.i32Add).set(TAU);
-  c.get(OK).i32(4).op(OP.i32Add).set(OK);
-  c.get(COUNT).i32(1).op(OP.i32Sub).set(COUNT);
-  c.op(OP.br, 0).op(OP.end).op(OP.end);
-  return { name: 'zgeqrf2', params, results: [], code: c };
+  return pairBatchFunction('zgeqrf2', p.m * p.n * PAIR_E, reflectorsOf(p) * PAIR_E, PAIR);
 }
 
 function pairFunction(p: ZgeqrfInterleavedParams): FunctionDef {

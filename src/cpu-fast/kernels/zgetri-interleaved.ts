@@ -17,7 +17,7 @@
  */
 import { Code, encodeModule, type FunctionDef, type ValType } from '../wasm/emit.js';
 import { OP, SIMD } from '../wasm/opcodes.js';
-import { PAIR_E, PAIR_SLOT, pairEmitters } from '../wasm/pair.js';
+import { PAIR_E, PAIR_SLOT, pairBatchFunction, pairEmitters } from '../wasm/pair.js';
 import { whileLess } from '../wasm/structured.js';
 
 export interface ZgetriInterleavedParams {
@@ -47,21 +47,7 @@ export function generateZgetriInterleaved(p: ZgetriInterleavedParams): Uint8Arra
 const PAIR = 1;
 
 function mainFunction(p: ZgetriInterleavedParams): FunctionDef {
-  const params: ValType[] = ['i32', 'i32', 'i32', 'i32', 'i32'];
-  const c = new Code(params);
-  const [A, PIV, OK, COUNT, SCR] = [0, 1, 2, 3, 4];
-  const MAT = p.n * p.n * PAIR_E, PIVS = 4 * p.n;
-  c.op(OP.block, OP.void).op(OP.loop, OP.void);
-  c.get(COUNT).i32(1).op(OP.i32LtS).op(OP.brIf, 1);
-  c.get(OK);
-  c.get(A).get(A).i32(MAT).op(OP.i32Add).get(PIV).get(PIV).i32(PIVS).op(OP.i32Add).get(SCR).op(OP.call, PAIR);
-  c.mem(OP.i32Store, 2, 0);
-  c.get(A).i32(2 * MAT).op(OP.i32Add).set(A);
-  c.get(PIV).i32(2 * PIVS).op(OP.i32Add).set(PIV);
-  c.get(OK).i32(4).op(OP.i32Add).set(OK);
-  c.get(COUNT).i32(1).op(OP.i32Sub).set(COUNT);
-  c.op(OP.br, 0).op(OP.end).op(OP.end);
-  return { name: 'zgetri2', params, results: [], code: c };
+  return pairBatchFunction('zgetri2', p.n * p.n * PAIR_E, 4 * p.n, PAIR);
 }
 
 function pairFunction(p: ZgetriInterleavedParams): FunctionDef {

@@ -6,7 +6,7 @@
  * into a scratch of PAIR_SLOT bytes an element (both real parts, then both imaginary parts),
  * worked on there, and interleaved back.
  */
-import type { Code } from './emit.js';
+import { Code, type FunctionDef, type ValType } from './emit.js';
 import { OP, SIMD } from './opcodes.js';
 
 /** Bytes of one complex128 in the callers' matrices. */
@@ -96,4 +96,27 @@ export function pairEmitters(c: Code) {
   /** Pushes an i32 that is non-zero iff every lane of the v128 mask in local m is set. */
   const allTrue = (m: number): void => { c.get(m).simd(SIMD.i64x2AllTrue); };
   return { get, load, store, from, loop, select, divideLocals, divide, copyPair, allTrue };
+}
+
+/**
+ * A two-matrix kernel's exported loop: (a, other, ok, count, scratch) with `count` pairs of
+ * matrices of `matrixBytes` at `a` and their second operands (tau, pivots) of `otherBytes` at
+ * `other`; calls function `pairIndex` on each pair (a, a', other, other', scratch) and stores its i32
+ * result at `ok` (one a pair).
+ */
+export function pairBatchFunction(name: string, matrixBytes: number, otherBytes: number, pairIndex: number): FunctionDef {
+  const params: ValType[] = ['i32', 'i32', 'i32', 'i32', 'i32'];
+  const c = new Code(params);
+  const [A, OTHER, OK, COUNT, SCR] = [0, 1, 2, 3, 4];
+  c.op(OP.block, OP.void).op(OP.loop, OP.void);
+  c.get(COUNT).i32(1).op(OP.i32LtS).op(OP.brIf, 1);
+  c.get(OK);
+  c.get(A).get(A).i32(matrixBytes).op(OP.i32Add).get(OTHER).get(OTHER).i32(otherBytes).op(OP.i32Add).get(SCR).op(OP.call, pairIndex);
+  c.mem(OP.i32Store, 2, 0);
+  c.get(A).i32(2 * matrixBytes).op(OP.i32Add).set(A);
+  c.get(OTHER).i32(2 * otherBytes).op(OP.i32Add).set(OTHER);
+  c.get(OK).i32(4).op(OP.i32Add).set(OK);
+  c.get(COUNT).i32(1).op(OP.i32Sub).set(COUNT);
+  c.op(OP.br, 0).op(OP.end).op(OP.end);
+  return { name, params, results: [], code: c };
 }
