@@ -36,35 +36,14 @@ import { LARGE_REGION, deviceRegions } from '../../src/cuda/kernels/common/vdevi
 import { generateSyrkClassify, generateSyrkOffdiagRows, syrkVbatchedCuda, type VbatchedSyrkPlan } from '../../src/cuda/kernels/syrk/index.js';
 import { generateTrtriClassify, generateTrtriSolveRows, memberOffDiagonal, trtriDeviceClasses } from '../../src/cuda/kernels/trtri/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
-import { PlanningDevice } from '../../src/cuda/runtime/planning-device.js';
-import type { DeviceArray, HostArray, KernelSource } from '../../src/cuda/runtime/types.js';
+import type { DeviceArray, KernelSource } from '../../src/cuda/runtime/types.js';
 import { H100 } from '../helpers/devices.js';
 import { Rng } from '../helpers/random.js';
+import { BYTES, fakeArray, operandText, Recording, type Operand, type Stored } from '../helpers/vdevice-host-tables.js';
 
 const FULL = process.env['MYRIAD_HOST_EMULATION'] === '1';
 const GXX_SKIP = !FULL ? 'host emulation is opt-in (MYRIAD_HOST_EMULATION=1)' : spawnSync('g++', ['--version']).status === 0 ? undefined : 'g++ not on PATH';
 const HARNESS = resolve('test/helpers/vdevice-syrk-trtri-host-harness.cpp');
-const BYTES = 8;
-
-/** A device array that holds nothing: only its address matters to the tables. */
-function fakeArray(ptr: bigint): DeviceArray {
-  return { kind: 'device', dtype: 'float64', length: 2 ** 45, device: 0, ptr, byteLength: 2 ** 48, disposed: false, dispose: () => {} };
-}
-
-/** A planning device that keeps a copy of every host array uploaded (the host launcher's tables). */
-class Recording extends PlanningDevice {
-  readonly uploads: HostArray[] = [];
-  override upload(host: HostArray, dst?: DeviceArray): DeviceArray {
-    this.uploads.push(host.slice());
-    return super.upload(host, dst);
-  }
-}
-
-interface Stored { rows: number; cols: number; ld: number; offset: number }
-interface Operand { maxRows: number; maxCols: number; members: Stored[]; base: bigint }
-
-const operandText = (o: Operand): string =>
-  `1 ${o.maxRows} ${o.maxCols}\n${o.members.map((m) => `${m.rows} ${m.cols} ${m.ld} ${o.base + BigInt(m.offset * BYTES)}`).join('\n')}\n`;
 
 type Mode = 'SYRK_CLASSIFY' | 'SYRK_ROWS' | 'TRTRI_CLASSIFY' | 'TRTRI_ROWS';
 

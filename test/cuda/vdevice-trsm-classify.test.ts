@@ -28,35 +28,14 @@ import { LARGE_REGION, deviceRegions } from '../../src/cuda/kernels/common/vdevi
 import { generateTrsmClassify, generateTrsmUpdateRows, generateTrsmZeroDevice, trsmVbatchedCuda, type VbatchedTrsmPlan } from '../../src/cuda/kernels/trsm/index.js';
 import { generateSolveCheck } from '../../src/cuda/kernels/solve/index.js';
 import { compileFailures, compileForSm90, NVCC_SKIP } from '../helpers/nvcc.js';
-import { PlanningDevice } from '../../src/cuda/runtime/planning-device.js';
-import type { DeviceArray, HostArray, KernelSource } from '../../src/cuda/runtime/types.js';
+import type { DeviceArray, KernelSource } from '../../src/cuda/runtime/types.js';
 import { H100 } from '../helpers/devices.js';
 import { Rng } from '../helpers/random.js';
+import { BYTES, fakeArray, operandText, Recording, type Operand, type Stored } from '../helpers/vdevice-host-tables.js';
 
 const GXX_SKIP = spawnSync('g++', ['--version']).status === 0 ? undefined : 'g++ not on PATH';
 const FULL = process.env['MYRIAD_HOST_EMULATION'] === '1';
 const HARNESS = resolve('test/helpers/vdevice-trsm-host-harness.cpp');
-const BYTES = 8;
-
-/** A device array that holds nothing: only its address matters to the tables. */
-function fakeArray(ptr: bigint): DeviceArray {
-  return { kind: 'device', dtype: 'float64', length: 2 ** 45, device: 0, ptr, byteLength: 2 ** 48, disposed: false, dispose: () => {} };
-}
-
-/** A planning device that keeps a copy of every host array uploaded (the host launcher's tables). */
-class Recording extends PlanningDevice {
-  readonly uploads: HostArray[] = [];
-  override upload(host: HostArray, dst?: DeviceArray): DeviceArray {
-    this.uploads.push(host.slice());
-    return super.upload(host, dst);
-  }
-}
-
-interface Stored { rows: number; cols: number; ld: number; offset: number }
-interface Operand { maxRows: number; maxCols: number; members: Stored[]; base: bigint }
-
-const operandText = (o: Operand): string =>
-  `1 ${o.maxRows} ${o.maxCols}\n${o.members.map((m) => `${m.rows} ${m.cols} ${m.ld} ${o.base + BigInt(m.offset * BYTES)}`).join('\n')}\n`;
 
 function build(dir: string, src: KernelSource, mode: 'CLASSIFY' | 'ROWS'): string {
   writeFileSync(join(dir, 'kernel.cu'), src.source);
