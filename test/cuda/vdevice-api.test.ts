@@ -17,6 +17,7 @@ import { CudaBackend } from '../../src/cuda/backend.js';
 import { deviceRegions } from '../../src/cuda/kernels/common/vdevice.js';
 import { LaunchCounter } from '../../src/bench/vbatched.js';
 import { H100 } from '../helpers/devices.js';
+import { deviceBatch, planning } from '../helpers/vdevice-planning.js';
 import { recordDeviceCalls } from '../helpers/vbatched-device-cases.js';
 import { rig } from '../helpers/fake-gpus.js';
 
@@ -134,17 +135,6 @@ test('gemm, potrf and getrf on variableDevice batches: the call\'s host-side che
   const shared = fake('int32', 4 * 64);
   named(() => cpu.getrf({ a: fakeBatch(), info: shared, ipiv: shared }), 'LAYOUT', 'info');
 });
-
-/** A context over a device that runs nothing, counting launches. */
-function planning(): { ctx: Context; dev: LaunchCounter } {
-  const dev = new LaunchCounter(H100);
-  const backend = new CudaBackend(dev, 'planning');
-  return { ctx: new Context('cuda', backend, backend, () => {}), dev };
-}
-
-function deviceBatch(ctx: Context, count: number, maxRows: number, dtype: 'float64' | 'float32' = 'float64'): DeviceVariableBatch {
-  return variableDevice({ count, rows: ctx.alloc('int32', count), ld: ctx.alloc('int32', count), pointers: ctx.upload(new BigInt64Array(count)), maxRows, dtype });
-}
 
 test('potrf and gemm on a planning device: route vdevice, a classification and one launch per class the maxima reach', () => {
   for (const [maxRows, classes] of [[20, 3], [64, 6], [512, 9], [600, 10]] as const) {

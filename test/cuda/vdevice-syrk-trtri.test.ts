@@ -24,6 +24,7 @@ import {
 import { generateTrtriClassify, generateTrtriSolveRows, planVbatchedTrtri, trtriDeviceClasses } from '../../src/cuda/kernels/trtri/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import { H100 } from '../helpers/devices.js';
+import { deviceBatch, planning } from '../helpers/vdevice-planning.js';
 import { compileFailures, compileForSm90, NVCC_SKIP } from '../helpers/nvcc.js';
 import { recordCalls } from '../helpers/vdevice-syrk-trtri-cases.js';
 
@@ -36,16 +37,6 @@ const fake = (dtype: DeviceStorage['dtype'], length: number, device = 0): Device
 
 function fakeBatch(count = 4, extra: Partial<Parameters<typeof variableDevice>[0]> = {}): DeviceVariableBatch {
   return variableDevice({ count, rows: fake('int32', count), ld: fake('int32', count), pointers: fake('int64', count), maxRows: 64, dtype: 'float64', ...extra });
-}
-
-function planning(): { ctx: Context; dev: LaunchCounter } {
-  const dev = new LaunchCounter(H100);
-  const backend = new CudaBackend(dev, 'planning');
-  return { ctx: new Context('cuda', backend, backend, () => {}), dev };
-}
-
-function deviceBatch(ctx: Context, count: number, maxRows: number, dtype: 'float64' | 'float32' = 'float64'): DeviceVariableBatch {
-  return variableDevice({ count, rows: ctx.alloc('int32', count), ld: ctx.alloc('int32', count), pointers: ctx.upload(new BigInt64Array(count)), maxRows, dtype });
 }
 
 test('syrk and trtri on variableDevice batches: the call\'s host-side checks name the argument', () => {
