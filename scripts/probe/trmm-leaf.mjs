@@ -1,4 +1,4 @@
-// trmm (left, lower, N, non-unit, B n x n) with the register leaf, with the shared-memory leaf, and
+// trmm (left, lower, N, non-unit, B n x n) with the product leaf (leaves of 64, and of 32), the register leaf, the shared-memory leaf, and
 // cuBLAS's gemmStridedBatched of the same full product (the bench's vendor: twice the flops), at the
 // bench's counts (gpuBenchBatch), CUDA events, median of 7 after 2 warm-ups; the bytes a call must
 // move (A's triangle, B in and out) against the card's bandwidth. Markdown table on stdout.
@@ -17,8 +17,8 @@ const dev = ctx.deviceBackend.device;
 const blas = new Cublas(dev);
 const median = (f) => { f(); f(); const ms = []; for (let r = 0; r < 7; r++) ms.push(ctx.time(f)); ms.sort((x, y) => x - y); return ms[3]; };
 const rng = new Random(5);
-console.log('| dtype | n | count | register ms | shared ms | cuBLAS gemm ms | register / shared | register vs cuBLAS | roofline ms | register % roofline |');
-console.log('|---|---|---|---|---|---|---|---|---|---|');
+console.log('| dtype | n | count | product ms | product, leaves of 32 ms | register ms | shared ms | cuBLAS gemm ms | register / product | product vs cuBLAS | roofline ms | product % roofline |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const dtype of dtypes) for (const n of sizes) {
   const count = gpuBenchBatch('trmm', dtype, n);
   const bytes = dtype === 'float64' ? 8 : 4;
@@ -28,12 +28,12 @@ for (const dtype of dtypes) for (const n of sizes) {
   const b = ctx.upload(randomMatrices(dtype, n, n, count, rng));
   const c = dev.alloc(dtype, n * n * count);
   const A = strided(a, { rows: n, cols: n, count }), B = strided(b, { rows: n, cols: n, count });
-  const run = (trmmLeaf) => median(() => trmmCuda(dev, { side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', alpha: 1 / n, a: A, b: B }, { force: { trmmLeaf } }));
-  const reg = run('register'), shared = run('shared');
+  const run = (trmmLeaf, leafMax) => median(() => trmmCuda(dev, { side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', alpha: 1 / n, a: A, b: B }, { force: { trmmLeaf, leafMax } }));
+  const product = run('product'), product32 = n > 32 ? run('product', 32) : product, reg = run('register'), shared = run('shared');
   const vendor = median(() => blas.gemmStridedBatched(dtype, 'N', 'N', n, n, n, 1, a, n, n * n, b, n, n * n, 0, c, n, n * n, count));
   // A's triangle (n (n + 1) / 2) in, B in and out.
   const roofline = ((n * (n + 1) / 2 + 2 * n * n) * bytes * count / bandwidth) * 1e3;
-  console.log(`| ${dtype} | ${n} | ${count} | ${reg.toFixed(3)} | ${shared.toFixed(3)} | ${vendor.toFixed(3)} | ${(shared / reg).toFixed(2)}x | ${(vendor / reg).toFixed(2)}x | ${roofline.toFixed(3)} | ${(100 * roofline / reg).toFixed(0)} % |`);
+  console.log(`| ${dtype} | ${n} | ${count} | ${product.toFixed(3)} | ${product32.toFixed(3)} | ${reg.toFixed(3)} | ${shared.toFixed(3)} | ${vendor.toFixed(3)} | ${(reg / product).toFixed(2)}x | ${(vendor / product).toFixed(2)}x | ${roofline.toFixed(3)} | ${(100 * roofline / product).toFixed(0)} % |`);
   a.dispose?.(); b.dispose?.(); c.dispose();
 }
 ctx.dispose();

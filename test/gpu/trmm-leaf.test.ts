@@ -1,7 +1,7 @@
 /**
- * trmm's register leaf (generate-register-leaf.ts) on a real GPU (skipped where none is usable)
- * against the CPU reference (src/cpu/trmm.ts), forced and by default, beside the shared-memory leaf
- * forced: every variant at ragged orders (1 ... 40 a quarter of them a variant, every order on four), 63, 65, 127, 129, 255, 257, 511, 513 (the
+ * trmm's register leaf (generate-register-leaf.ts) and product leaf (generate-product-leaf.ts) on a
+ * real GPU (skipped where none is usable) against the CPU reference (src/cpu/trmm.ts), forced and by
+ * default, beside the shared-memory leaf forced: every variant at ragged orders (1 ... 40 a quarter of them a variant, every order on four), 63, 65, 127, 129, 255, 257, 511, 513 (the
  * leaf alone, and the recursion over GEMM updates with leaves of every size up to 32), square and
  * thin B, alpha 1 and -2.5 (0: the family's zero kernel), odd ld, stride and offset; NaN in A's
  * other triangle, on the unit diagonal and all around B's matrices (checked bit for bit), stride-0
@@ -23,7 +23,11 @@ import {
 const skip = gpuSkipReason();
 const DTYPES: DType[] = ['float64', 'float32'];
 const ORDERS = [...Array.from({ length: 40 }, (_, i) => i + 1), 47, 63, 65, 127, 129, 255, 257, 511, 513];
-const LEAVES: [string, TrsmOptions | undefined][] = [['default', undefined], ['register', { force: { trmmLeaf: 'register' } }], ['shared', { force: { trmmLeaf: 'shared' } }]];
+const LEAVES: [string, TrsmOptions | undefined][] = [
+  ['default', undefined], ['register', { force: { trmmLeaf: 'register' } }], ['product', { force: { trmmLeaf: 'product' } }], ['shared', { force: { trmmLeaf: 'shared' } }],
+];
+/** The leaves of 32 and below that are not the default's choice alone: each forced in the edge cases. */
+const FORCED_SMALL = [LEAVES[1]!, LEAVES[2]!];
 
 function poisonOutside(buf: FloatArray, l: Layout): void {
   const inside = inStrided(l);
@@ -58,7 +62,7 @@ function checkStrided(dev: GpuDevice, rng: Rng, c: TrsmCase, dtype: DType, m: nu
   }
 }
 
-for (const dtype of DTYPES) test(`trmm leaves (default, register, shared forced), ${dtype}: every variant, ragged orders, square and thin B, odd ld, poison around B`, { skip, timeout: 600_000 }, () => {
+for (const dtype of DTYPES) test(`trmm leaves (default, register, product, shared forced), ${dtype}: every variant, ragged orders, square and thin B, odd ld, poison around B`, { skip, timeout: 600_000 }, () => {
   const dev = gpu();
   const rng = new Rng(dtype === 'float64' ? 1301 : 1303);
   for (const [vi, c] of TRSM_VARIANTS.entries()) for (const t of ORDERS) for (const leaf of LEAVES) {
@@ -73,12 +77,12 @@ for (const dtype of DTYPES) test(`trmm leaves (default, register, shared forced)
   }
 });
 
-test('trmm register leaf: alpha 0 zeroes B; one vector; list batches in reverse order with A broadcast', { skip, timeout: 300_000 }, () => {
+test('trmm register and product leaves: alpha 0 zeroes B; one vector; list batches in reverse order with A broadcast', { skip, timeout: 300_000 }, () => {
   const dev = gpu();
   const rng = new Rng(1302);
-  for (const dtype of DTYPES) for (const c of TRSM_VARIANTS) {
+  for (const dtype of DTYPES) for (const c of TRSM_VARIANTS) for (const leaf of FORCED_SMALL) {
     for (const t of [1, 17, 32, 65]) {
-      checkStrided(dev, rng, c, dtype, c.side === 'left' ? t : 1, c.side === 'left' ? 1 : t, -2.5, false, LEAVES[1]!);
+      checkStrided(dev, rng, c, dtype, c.side === 'left' ? t : 1, c.side === 'left' ? 1 : t, -2.5, false, leaf);
       checkStrided(dev, rng, c, dtype, t, t, 0, false, LEAVES[0]!);
     }
     for (const [t, w] of [[32, 32], [31, 45], [100, 7]] as const) {
@@ -98,8 +102,8 @@ test('trmm register leaf: alpha 0 zeroes B; one vector; list batches in reverse 
       cpuTrmm({ ...c, alpha: -2.5, ...batches(A, want) });
       const dA = dev.upload(A), dB = dev.upload(B);
       try {
-        trmmCuda(dev, { ...c, alpha: -2.5, ...batches(dA, dB) }, LEAVES[1]![1]);
-        compareOutput(dev.download(dB) as FloatArray, want, inStrided(lb), trsmTolerance(dtype, t), `trmm register leaf ${dtype} ${caseName(c)} list m=${m} n=${n}`);
+        trmmCuda(dev, { ...c, alpha: -2.5, ...batches(dA, dB) }, leaf[1]);
+        compareOutput(dev.download(dB) as FloatArray, want, inStrided(lb), trsmTolerance(dtype, t), `trmm ${leaf[0]} leaf ${dtype} ${caseName(c)} list m=${m} n=${n}`);
       } finally {
         dA.dispose();
         dB.dispose();

@@ -4,13 +4,14 @@
  * leaves and GEMM updates (the gemm family's launcher); variable-size batches by size class of the
  * triangle (the same recursion over the class bound, a class leaf, variable-size GEMM updates).
  */
-export type { TriangularOp, Span, TrsmChainParams, TrsmCopyParams, TrsmDiagonalParams, TrsmInverted, TrsmForce, TrsmLeafParams, TrsmLeafShape, TrmmRegisterLeafParams, TrmmRegisterLeafShape, TrsmPlan, TrsmStep, TrsmVariant, TrsmZeroParams } from './params.js';
+export type { TriangularOp, Span, TrsmChainParams, TrsmCopyParams, TrsmDiagonalParams, TrsmInverted, TrsmForce, TrsmLeafParams, TrsmLeafShape, TrmmLeaf, TrmmProductLeafParams, TrmmRegisterLeafParams, TrmmRegisterLeafShape, TrsmPlan, TrsmStep, TrsmVariant, TrsmZeroParams } from './params.js';
 export { trsmLeafSource, leafMapping, variantTag, LEAF_MAX_THREADS } from './generate-leaf.js';
 export { trmmRegisterLeafSource, registerLeafOrder, registerLeafWarpElements, REGISTER_LEAF_MAX, REGISTER_LEAF_LANES } from './generate-register-leaf.js';
+export { trmmProductLeafSource, productLeafOrder, productLeafShape, PRODUCT_LEAF_MAX, PRODUCT_LEAF_VECTORS, type ProductLeafShape } from './generate-product-leaf.js';
 export { trsmZeroSource } from './generate-zero.js';
 export { trsmChainSource, trsmChainSharedBytes, chainSyncInts, CHAIN_NB, CHAIN_THREADS, CHAIN_RHS_MAX } from './generate-chain.js';
 export { trsmDiagonalSource, trsmCopySource, BLOCKS_THREADS } from './generate-blocks.js';
-export { planTrsm, chainRhs, invertsBlocks, invertedElements, recursionSteps, leafChunk, leafShape, registerLeafShape, solvesForward, type TrsmProblem } from './plan.js';
+export { planTrsm, TRMM_LEAF, chainRhs, invertsBlocks, invertedElements, recursionSteps, leafChunk, leafShape, registerLeafShape, solvesForward, type TrsmProblem } from './plan.js';
 export { updateRequest, invertedLeaf, leafOffsets } from './blocks.js';
 export { trmmCuda, type TrsmOptions } from './launch.js';
 export { trsmCuda } from './launch-trsm.js';

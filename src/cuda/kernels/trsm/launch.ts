@@ -22,9 +22,10 @@ import { gemmCuda } from '../gemm/index.js';
 import { updateRequest, leafOffsets } from './blocks.js';
 import { CHAIN_NB, CHAIN_THREADS, chainSyncInts, trsmChainSharedBytes, trsmChainSource } from './generate-chain.js';
 import { trsmLeafSource } from './generate-leaf.js';
+import { PRODUCT_LEAF_VECTORS, productLeafOrder, productLeafShape, trmmProductLeafSource } from './generate-product-leaf.js';
 import { REGISTER_LEAF_LANES, registerLeafOrder, trmmRegisterLeafSource } from './generate-register-leaf.js';
 import { trsmZeroSource, ZERO_THREADS } from './generate-zero.js';
-import type { Span, TriangularOp, TrmmRegisterLeafParams, TrsmChainParams, TrsmForce, TrsmInverted, TrsmLeafParams, TrsmPlan, TrsmVariant } from './params.js';
+import type { Span, TriangularOp, TrmmProductLeafParams, TrmmRegisterLeafParams, TrsmChainParams, TrsmForce, TrsmInverted, TrsmLeafParams, TrsmPlan, TrsmVariant } from './params.js';
 import { chainRhs, leafChunk, planTrsm } from './plan.js';
 
 export interface TrsmOptions {
@@ -132,6 +133,10 @@ function chainedSolve(dev: GpuDevice, dtype: DType, r: TrsmRequest<DeviceArray>,
 }
 
 function launchLeaf(dev: GpuDevice, plan: TrsmPlan, g: TrsmGroup, span: Span, alpha: number): void {
+  if (plan.productLeaf === true) {
+    launchProductLeaf(dev, plan, g, span, alpha);
+    return;
+  }
   if (plan.registerShapes !== undefined) {
     launchRegisterLeaf(dev, plan, g, span, alpha);
     return;
@@ -164,6 +169,23 @@ function launchRegisterLeaf(dev: GpuDevice, plan: TrsmPlan, g: TrsmGroup, span: 
   const k = kernelFor(dev, 'trmm-register-leaf', p, () => trmmRegisterLeafSource(p));
   const tasks = g.count * Math.ceil(nvec / REGISTER_LEAF_LANES);
   k.launch({ grid: [Math.ceil(tasks / shape.warps), 1, 1], block: [REGISTER_LEAF_LANES, shape.warps, 1], sharedBytes: shape.sharedBytes }, [
+    ...operandArgs(a), ...operandArgs(b), arg.i32(g.count), arg.i32(span.size), arg.i32(nvec), arg.real(dtype, alpha),
+  ]);
+}
+
+/** trmm's product leaf (generate-product-leaf.ts): a task one matrix and 32 of its vectors, the batch's tasks in order over a 1-D grid. */
+function launchProductLeaf(dev: GpuDevice, plan: TrsmPlan, g: TrsmGroup, span: Span, alpha: number): void {
+  const { side, uplo, transA, diag, dtype, kind } = plan.leaf;
+  const p: TrmmProductLeafParams = { side, uplo, transA, diag, dtype, kind, order: productLeafOrder(span.size) };
+  const shape = productLeafShape(p);
+  const left = side === 'left';
+  const nvec = left ? g.n : g.m;
+  const delta = leafOffsets(left, span.off, g.argsA.ld, g.argsB.ld);
+  const a = { ...g.argsA, offset: g.argsA.offset + delta.a };
+  const b = { ...g.argsB, offset: g.argsB.offset + delta.b };
+  const k = kernelFor(dev, 'trmm-product-leaf', p, () => trmmProductLeafSource(p));
+  const tasks = g.count * Math.ceil(nvec / PRODUCT_LEAF_VECTORS);
+  k.launch({ grid: [Math.ceil(tasks / shape.tasks), 1, 1], block: [shape.threadsPerTask, shape.tasks, 1], sharedBytes: shape.sharedBytes }, [
     ...operandArgs(a), ...operandArgs(b), arg.i32(g.count), arg.i32(span.size), arg.i32(nvec), arg.real(dtype, alpha),
   ]);
 }

@@ -41,6 +41,12 @@ export interface TrmmRegisterLeafParams extends TrsmVariant {
   readonly order: number;
 }
 
+/**
+ * trmm's product leaf (generate-product-leaf.ts): the same fields as the register leaf's; a task
+ * is one matrix and 32 of its vectors, its threads parallel over the product's outputs.
+ */
+export type TrmmProductLeafParams = TrmmRegisterLeafParams;
+
 /** The register leaf's launch shape for one order: tasks (warps) per block and their shared bytes. */
 export interface TrmmRegisterLeafShape {
   readonly warps: number;
@@ -129,7 +135,12 @@ export interface TrsmPlan {
   readonly inverted?: TrsmInverted;
   /** trmm: present where the leaves run the register leaf (generate-register-leaf.ts), its shape by leaf size; `shapes` is then empty. */
   readonly registerShapes?: ReadonlyMap<number, TrmmRegisterLeafShape>;
+  /** trmm: true where the leaves run the product leaf (generate-product-leaf.ts; its shape follows from the order); `shapes` is then empty. */
+  readonly productLeaf?: true;
 }
+
+/** trmm's leaf kernels (TrsmForce.trmmLeaf). */
+export type TrmmLeaf = 'product' | 'register' | 'shared';
 
 /** What a plan may be told to use instead of the tuning table's choice (tests, benchmarks). */
 export interface TrsmForce {
@@ -141,8 +152,12 @@ export interface TrsmForce {
   readonly invertFrom?: number;
   /** The inverted blocks' size. */
   readonly invertBlock?: number;
-  /** trmm's leaf: the register leaf ('register', the default, for triangles up to 32) or the shared-memory leaf trsm also runs ('shared'). */
-  readonly trmmLeaf?: 'register' | 'shared';
+  /**
+   * trmm's leaf, for triangles up to 32: the product leaf ('product'), the register leaf
+   * ('register'), or the shared-memory leaf trsm also runs ('shared'; its own leaf size). The
+   * default: TRMM_LEAF in plan.ts.
+   */
+  readonly trmmLeaf?: TrmmLeaf;
   /** Side left with few right-hand sides: the flag-chained substitution (true, where it applies) or never (false), whatever m. */
   readonly chain?: boolean;
 }

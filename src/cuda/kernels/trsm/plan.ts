@@ -14,8 +14,9 @@ import { elementBytes } from '../common/precision.js';
 import { splitPoint } from '../common/split.js';
 import { CHAIN_RHS_MAX } from './generate-chain.js';
 import { LEAF_MAX_THREADS } from './generate-leaf.js';
+import { PRODUCT_LEAF_MAX } from './generate-product-leaf.js';
 import { REGISTER_LEAF_LANES, REGISTER_LEAF_MAX, REGISTER_LEAF_WARPS, registerLeafOrder, registerLeafWarpElements } from './generate-register-leaf.js';
-import type { Span, TriangularOp, TrmmRegisterLeafShape, TrsmForce, TrsmLeafShape, TrsmPlan, TrsmStep, TrsmVariant } from './params.js';
+import type { Span, TriangularOp, TrmmLeaf, TrmmRegisterLeafShape, TrsmForce, TrsmLeafShape, TrsmPlan, TrsmStep, TrsmVariant } from './params.js';
 
 export interface TrsmProblem extends TrsmVariant {
   readonly op: TriangularOp;
@@ -139,6 +140,12 @@ function invertedWorkspace(dtype: DType, t: number, nvec: number, count: number,
   return (e.inverses + e.block) * elementBytes(dtype);
 }
 
+/**
+ * trmm's leaf where none is forced. The register leaf until the product leaf is measured on a GPU
+ * (scripts/probe/trmm-leaf.mjs).
+ */
+export const TRMM_LEAF: TrmmLeaf = 'register';
+
 /** Chains (matrices x tiles of right-hand sides) one launch of the chained substitution takes: grid.y. */
 const CHAIN_GRID_Y = 65535;
 
@@ -171,9 +178,13 @@ export function planTrsm(problem: TrsmProblem, tuning: TrsmTuning, options: { re
     const steps = recursionSteps(t, nb, nb, solvesForward(problem), 'trsm');
     return { leaf: { op, dtype, side, uplo, transA, diag, kind }, steps, shapes: new Map(), inverted: { nb, slots: Math.ceil(t / nb) } };
   }
-  const register = op === 'trmm' && (force.trmmLeaf ?? 'register') === 'register';
-  const leafMax = register ? Math.min(force.leafMax ?? tuning.leafMax[dtype], REGISTER_LEAF_MAX) : force.leafMax ?? tuning.leafMax[dtype];
+  const trmmLeaf = op === 'trmm' ? force.trmmLeaf ?? TRMM_LEAF : undefined;
+  const register = trmmLeaf === 'register';
+  const leafMax = trmmLeaf === 'register' ? Math.min(force.leafMax ?? tuning.leafMax[dtype], REGISTER_LEAF_MAX)
+    : trmmLeaf === 'product' ? Math.min(force.leafMax ?? PRODUCT_LEAF_MAX, PRODUCT_LEAF_MAX)
+    : force.leafMax ?? tuning.leafMax[dtype];
   const steps = recursionSteps(t, leafMax, tuning.splitAlign, solvesForward(problem), op);
+  if (trmmLeaf === 'product') return { leaf: { op, dtype, side, uplo, transA, diag, kind }, steps, shapes: new Map(), productLeaf: true };
   if (register) {
     const registerShapes = new Map<number, TrmmRegisterLeafShape>();
     for (const s of steps) {
