@@ -1,7 +1,7 @@
 /**
  * trmm's product leaf without a GPU: the generator pure (every parameter changes the kernel), its
- * orders (8, 16, 24, 32), its launch shapes, the plan taking it where forced (and by default where
- * TRMM_LEAF names it), the triangle's other half never multiplied (no product with its zeros), and
+ * orders (8, 16, 24, 32, 48, 64), its launch shapes, the plan taking it where forced and by default
+ * (float32 from 32, leaves of 32), the triangle's other half never multiplied (no product with its zeros), and
  * where nvcc is installed, every order compiled for sm_90 without spills. Host emulation:
  * trmm-register-leaf-host-emulation.test.ts (MYRIAD_TRMM_LEAF=product).
  */
@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import {
-  PRODUCT_LEAF_MAX, TRMM_LEAF, planTrsm, productLeafOrder, productLeafShape, trmmProductLeafSource, trmmRegisterLeafSource, type TrmmProductLeafParams, type TrsmProblem,
+  PRODUCT_LEAF_MAX, defaultTrmmLeaf, planTrsm, productLeafOrder, productLeafShape, trmmProductLeafSource, trmmRegisterLeafSource, type TrmmProductLeafParams, type TrsmProblem,
 } from '../../src/cuda/kernels/trsm/index.js';
 import { defaultTrsmTuning } from '../../src/cuda/model/tuning/trsm-default.js';
 import { NVCC_SKIP, compileFailures, compileForSm90 } from '../helpers/nvcc.js';
@@ -48,7 +48,7 @@ const problem = (over: Partial<TrsmProblem> = {}): TrsmProblem => ({
   op: 'trmm', dtype: 'float64', side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', m: 128, n: 128, count: 100, kind: 'strided', sharedLimit: 226 * 1024, ...over,
 });
 
-test('trmm plans: the product leaf where forced (and where TRMM_LEAF names it), leaves of 64 at most; trsm never', () => {
+test('trmm plans: the product leaf where forced (leaves of 64 at most) and for float32 from 32 by default (leaves of 32); trsm never', () => {
   for (const v of TRSM_VARIANTS) for (const [m, n] of [[1, 1], [32, 32], [47, 5], [5, 47], [128, 128], [513, 3]] as const) {
     const plan = planTrsm(problem({ ...v, m, n }), defaultTrsmTuning, { force: { trmmLeaf: 'product' } });
     assert.equal(plan.productLeaf, true);
@@ -57,7 +57,13 @@ test('trmm plans: the product leaf where forced (and where TRMM_LEAF names it), 
     // Forced to leaves of 32, the same recursion as the register leaf's.
     const at32 = planTrsm(problem({ ...v, m, n }), defaultTrsmTuning, { force: { trmmLeaf: 'product', leafMax: 32 } });
     assert.deepEqual(at32.steps, planTrsm(problem({ ...v, m, n }), defaultTrsmTuning, { force: { trmmLeaf: 'register' } }).steps);
-    assert.equal(planTrsm(problem({ ...v, m, n }), defaultTrsmTuning).productLeaf, TRMM_LEAF === 'product' ? true : undefined);
+    const t = v.side === 'left' ? m : n;
+    assert.equal(planTrsm(problem({ ...v, m, n }), defaultTrsmTuning).productLeaf, undefined);   // float64: the register leaf
+    const f32 = planTrsm(problem({ ...v, m, n, dtype: 'float32' }), defaultTrsmTuning);
+    assert.equal(f32.productLeaf, t >= 32 ? true : undefined, `float32 t=${t}`);
+    assert.equal(f32.registerShapes !== undefined, t < 32);
+    assert.ok(f32.steps.every((s) => s.kind !== 'leaf' || s.span.size <= 32));
+    assert.deepEqual(defaultTrmmLeaf('float32', t), t >= 32 ? { leaf: 'product', leafMax: 32 } : { leaf: 'register' });
     assert.equal(planTrsm(problem({ ...v, m, n, op: 'trsm' }), defaultTrsmTuning, { force: { trmmLeaf: 'product' } }).productLeaf, undefined);
   }
   // Leaves of 64 by default: one leaf at 64, two at 128; a larger leafMax stays at 64.

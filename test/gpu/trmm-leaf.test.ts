@@ -68,6 +68,8 @@ for (const dtype of DTYPES) test(`trmm leaves (default, register, product, share
   for (const [vi, c] of TRSM_VARIANTS.entries()) for (const t of ORDERS) for (const leaf of LEAVES) {
     // Orders to 40 a quarter of them a variant (each order on 4 variants: a register leaf is a compile per order).
     if (t <= 40 && (t + vi) % 4 !== 0) continue;
+    // The product leaf forced on half the variants (float32's default takes it from 32 on all of them).
+    if (leaf[0] === 'product' && vi % 2 === 1) continue;
     // Square B to 129, then thin (3 and 33 vectors: a ragged chunk, two chunks).
     const widths = t <= 129 ? [t] : [3, 33];
     for (const w of widths) {

@@ -11,7 +11,7 @@ export { trmmProductLeafSource, productLeafOrder, productLeafShape, PRODUCT_LEAF
 export { trsmZeroSource } from './generate-zero.js';
 export { trsmChainSource, trsmChainSharedBytes, chainSyncInts, CHAIN_NB, CHAIN_THREADS, CHAIN_RHS_MAX } from './generate-chain.js';
 export { trsmDiagonalSource, trsmCopySource, BLOCKS_THREADS } from './generate-blocks.js';
-export { planTrsm, TRMM_LEAF, chainRhs, invertsBlocks, invertedElements, recursionSteps, leafChunk, leafShape, registerLeafShape, solvesForward, type TrsmProblem } from './plan.js';
+export { planTrsm, defaultTrmmLeaf, chainRhs, invertsBlocks, invertedElements, recursionSteps, leafChunk, leafShape, registerLeafShape, solvesForward, type TrsmProblem } from './plan.js';
 export { updateRequest, invertedLeaf, leafOffsets } from './blocks.js';
 export { trmmCuda, type TrsmOptions } from './launch.js';
 export { trsmCuda } from './launch-trsm.js';

@@ -155,7 +155,7 @@ export interface TrsmForce {
   /**
    * trmm's leaf, for triangles up to 32: the product leaf ('product'), the register leaf
    * ('register'), or the shared-memory leaf trsm also runs ('shared'; its own leaf size). The
-   * default: TRMM_LEAF in plan.ts.
+   * default: plan.ts defaultTrmmLeaf.
    */
   readonly trmmLeaf?: TrmmLeaf;
   /** Side left with few right-hand sides: the flag-chained substitution (true, where it applies) or never (false), whatever m. */

@@ -141,10 +141,17 @@ function invertedWorkspace(dtype: DType, t: number, nvec: number, count: number,
 }
 
 /**
- * trmm's leaf where none is forced. The register leaf until the product leaf is measured on a GPU
- * (scripts/probe/trmm-leaf.mjs).
+ * trmm's leaf where none is forced, by the data type and the triangle's order t: the product leaf
+ * with leaves of 32 for float32 from 32, else the register leaf. Measured on an NVIDIA H200,
+ * 2026-11-30 (`MYRIAD_QUICK_FIRST=0 node scripts/probe/trmm-leaf.mjs`: left, lower, 'N', B square,
+ * the bench's counts, median of 7), time against the register leaf's: float32 0.82 at 32, 0.88 at
+ * 64, 0.93 at 128, 0.96 at 256 and 512 (leaves of 64: 1.18 at 64, 1.08 at 128), 1.27 at 16;
+ * float64 0.86-1.11 (1.07 at 32, 1.16 at 64, 0.90 at 128 with leaves of 64), so float64 keeps
+ * the register leaf.
  */
-export const TRMM_LEAF: TrmmLeaf = 'register';
+export function defaultTrmmLeaf(dtype: DType, t: number): { readonly leaf: TrmmLeaf; readonly leafMax?: number } {
+  return dtype === 'float32' && t >= 32 ? { leaf: 'product', leafMax: 32 } : { leaf: 'register' };
+}
 
 /** Chains (matrices x tiles of right-hand sides) one launch of the chained substitution takes: grid.y. */
 const CHAIN_GRID_Y = 65535;
@@ -178,10 +185,11 @@ export function planTrsm(problem: TrsmProblem, tuning: TrsmTuning, options: { re
     const steps = recursionSteps(t, nb, nb, solvesForward(problem), 'trsm');
     return { leaf: { op, dtype, side, uplo, transA, diag, kind }, steps, shapes: new Map(), inverted: { nb, slots: Math.ceil(t / nb) } };
   }
-  const trmmLeaf = op === 'trmm' ? force.trmmLeaf ?? TRMM_LEAF : undefined;
+  const chosen = op !== 'trmm' ? undefined : force.trmmLeaf !== undefined ? { leaf: force.trmmLeaf } : defaultTrmmLeaf(dtype, t);
+  const trmmLeaf = chosen?.leaf;
   const register = trmmLeaf === 'register';
   const leafMax = trmmLeaf === 'register' ? Math.min(force.leafMax ?? tuning.leafMax[dtype], REGISTER_LEAF_MAX)
-    : trmmLeaf === 'product' ? Math.min(force.leafMax ?? PRODUCT_LEAF_MAX, PRODUCT_LEAF_MAX)
+    : trmmLeaf === 'product' ? Math.min(force.leafMax ?? chosen?.leafMax ?? PRODUCT_LEAF_MAX, PRODUCT_LEAF_MAX)
     : force.leafMax ?? tuning.leafMax[dtype];
   const steps = recursionSteps(t, leafMax, tuning.splitAlign, solvesForward(problem), op);
   if (trmmLeaf === 'product') return { leaf: { op, dtype, side, uplo, transA, diag, kind }, steps, shapes: new Map(), productLeaf: true };
