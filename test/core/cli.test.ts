@@ -1,25 +1,25 @@
 /**
  * The command line: info, bench with --json, usage errors, run in child processes as a user would:
- * a few in processes of their own, the rest one after the other in one shared process
+ * one in a process of its own, the rest one after the other in one shared process
  * (test/helpers/cli-driver.ts: one Node start-up instead of some 25), whose runs are checked here to
  * be what a process of their own gives.
  */
 // run-tests: long (some 30 command runs in child processes, a few seconds of benchmarks)
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { CliRun } from '../helpers/cli-driver.js';
+import type { CliCall, CliRun } from '../helpers/cli-driver.js';
 
 const cli = fileURLToPath(new URL('../../src/cli.js', import.meta.url));
 
 const driver = fileURLToPath(new URL('../helpers/cli-driver.js', import.meta.url));
 
-/** The command once per argument list, all in one child process (cli-driver.ts): one Node start-up for the lot. */
-function runInOne(argLists: readonly string[][]): Promise<CliRun[]> {
+/** The command once per call, all in one child process (cli-driver.ts): one Node start-up for the lot. */
+function runInOne(calls: readonly CliCall[]): Promise<CliRun[]> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [driver], { stdio: ['pipe', 'pipe', 'inherit'] });
     let stdout = '';
@@ -28,17 +28,20 @@ function runInOne(argLists: readonly string[][]): Promise<CliRun[]> {
       if (status !== 0) fail(new Error(`cli-driver exited ${status}: ${stdout}`));
       else done(JSON.parse(stdout) as CliRun[]);
     });
-    child.stdin.end(JSON.stringify(argLists));
+    child.stdin.end(JSON.stringify(calls));
   });
 }
 
-/** Argument lists the tests register as they are declared; run together in one child process when the first of them asks. */
-const registered: string[][] = [];
+/**
+ * Argument lists the tests register as they are declared (with environment variables set for those
+ * runs alone); run together in one child process when the first of them asks.
+ */
+const registered: CliCall[] = [];
 let batch: Promise<CliRun[]> | undefined;
-function batched(argLists: readonly string[][]): () => Promise<CliRun[]> {
+function batched(argLists: readonly string[][], env?: Readonly<Record<string, string>>): () => Promise<CliRun[]> {
   if (batch) throw new Error('cli.test: commands are registered while the tests are declared, before any runs');
   const first = registered.length;
-  registered.push(...argLists);
+  registered.push(...argLists.map((args) => ({ args, env })));
   return async () => (await (batch ??= runInOne(registered))).slice(first, first + argLists.length);
 }
 
@@ -52,19 +55,20 @@ describe('myriad command', () => {
     assert.match(out, /^cuda\s+(usable|unusable: .+)/m);
     assert.match(out, /^auto\s+-> /m);
   });
-  it('bench gemm on the CPU prints one row per size and writes the same rows as JSON', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'myriad-')), 'out.json');
-    // numpy's column left out here (a python3 start a size); the table test below keeps it.
-    const out = execFileSync(process.execPath, [cli, 'bench', 'gemm', '--backend', 'cpu', '--sizes', '2,8,32', '--batch', '50', '--repeats', '2', '--json', file],
-      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MYRIAD_BENCH_NUMPY: '0' } });
-    const rows = JSON.parse(readFileSync(file, 'utf8')) as { op: string; n: number; batch: number; ms: number; gflops: number; gbs: number; backend: string }[];
+  const jsonFile = join(mkdtempSync(join(tmpdir(), 'myriad-')), 'out.json');
+  // numpy's column left out here (a python3 start a size); the table test below keeps it.
+  const gemm = batched([['bench', 'gemm', '--backend', 'cpu', '--sizes', '2,8,32', '--batch', '50', '--repeats', '2', '--json', jsonFile]], { MYRIAD_BENCH_NUMPY: '0' });
+  it('bench gemm on the CPU prints one row per size and writes the same rows as JSON', async () => {
+    const [run] = await gemm();
+    assert.equal(run.status, 0, run.stderr);
+    const rows = JSON.parse(readFileSync(jsonFile, 'utf8')) as { op: string; n: number; batch: number; ms: number; gflops: number; gbs: number; backend: string }[];
     assert.deepEqual(rows.map((r) => r.n), [2, 8, 32]);
     for (const r of rows) {
       assert.equal(r.op, 'gemm');
       assert.equal(r.backend, 'cpu');
       assert.equal(r.batch, 50);
       assert.ok(r.ms > 0 && r.gflops > 0 && r.gbs > 0);
-      assert.match(out, new RegExp(`gemm\\s+float64\\s+${r.n}\\s+50\\s+cpu`));
+      assert.match(run.stdout, new RegExp(`gemm\\s+float64\\s+${r.n}\\s+50\\s+cpu`));
     }
   });
   const markdown = batched([['bench', 'potrf', '--backend', 'cpu', '--sizes', '4', '--batch', '20', '--repeats', '1', '--format', 'markdown']]);

@@ -1,8 +1,8 @@
 /**
- * Preloaded into a README example (`node --import <this> example-N.js`, MYRIAD_CAPTURE_DIR set):
- * records every console.log call's arguments in full, so a test can check the values an example
- * prints, not their shortened inspect() text. Typed arrays go to binary files, everything else
- * as JSON; written when the process exits. The printing itself is unchanged.
+ * Records every console.log call's arguments in full while a README example runs, so a test can
+ * check the values an example prints, not their shortened inspect() text. Typed arrays go to
+ * binary files, everything else as JSON. The printing itself is unchanged. Installed by
+ * readme-examples.ts, the child process that runs the examples.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,9 +11,14 @@ export type CapturedArg =
   | { readonly kind: 'json'; readonly value: unknown }
   | { readonly kind: 'typed'; readonly type: string; readonly file: string; readonly length: number };
 
-const dir = process.env['MYRIAD_CAPTURE_DIR'];
-if (dir) {
-  const calls: CapturedArg[][] = [];
+export interface ConsoleCapture {
+  /** The calls since the last take (or the capture's start), and a fresh list for the next. */
+  take(): CapturedArg[][];
+}
+
+/** Replaces console.log with a recording one for the rest of the process; typed arrays are written under `dir`. */
+export function captureConsole(dir: string): ConsoleCapture {
+  let calls: CapturedArg[][] = [];
   let files = 0;
   const original = console.log.bind(console);
   console.log = (...args: unknown[]): void => {
@@ -27,5 +32,5 @@ if (dir) {
     }));
     original(...args);
   };
-  process.on('exit', () => writeFileSync(join(dir, 'calls.json'), JSON.stringify(calls)));
+  return { take: () => { const taken = calls; calls = []; return taken; } };
 }
