@@ -44,6 +44,9 @@ import { halfAngleRotation } from '../common/rotation.js';
 import { ROWS_PARTNER, ROWS_SLOT, rowsFrameTurn, rowsShape, selectByIndex } from '../common/rows-frame.js';
 import type { HeevRowsParams } from './params.js';
 
+/** The launch shape of a heev rows kernel (lanes a matrix, matrices a warp and a block). */
+export const heevRowsShape = (p: Pick<HeevRowsParams, 'n' | 'warps'>): ReturnType<typeof rowsShape> => rowsShape(p.n, p.warps);
+
 /** Shared bytes a block of the heev rows design takes: the rotations and, with `vShared`, V. */
 export function heevRowsSharedBytes(p: Pick<HeevRowsParams, 'dtype' | 'n' | 'vectors' | 'vShared' | 'warps'>): number {
   const { lanes, perBlock } = rowsShape(p.n, p.warps);

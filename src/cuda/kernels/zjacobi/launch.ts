@@ -15,9 +15,8 @@ import { zeroInfo } from '../common/info-zero.js';
 import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release } from '../common/operands.js';
 import { gesvdWarpSource } from './generate-gesvd.js';
-import { heevRowsSource } from './generate-heev-rows.js';
+import { heevRowsShape, heevRowsSource } from './generate-heev-rows.js';
 import { heevWarpSource } from './generate-heev.js';
-import { rowsShape } from '../common/rows-frame.js';
 import type { ZjacobiForce } from './params.js';
 import { planGesvd, selectHeev, zgesvdServes, zheevServes, ZGESVD_MAX, ZHEEV_MAX } from './plan.js';
 
@@ -45,7 +44,7 @@ export function complexHeevCuda(dev: GpuDevice, r: SyevRequest<DeviceArray, Devi
       if (plan.design === 'rows') {
         const p = plan.params;
         const k = kernelFor(dev, 'zheev-rows', p, () => heevRowsSource(p));
-        k.launch({ grid: [Math.ceil(g.count / rowsShape(p.n, p.warps).perBlock), 1, 1], block: [32 * p.warps, 1, 1] }, args);
+        k.launch({ grid: [Math.ceil(g.count / heevRowsShape(p).perBlock), 1, 1], block: [32 * p.warps, 1, 1] }, args);
       } else {
         const p = plan.params;
         const k = kernelFor(dev, 'zheev-warp', p, () => heevWarpSource(p));
