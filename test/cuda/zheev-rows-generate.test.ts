@@ -7,11 +7,14 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { strided } from '../../src/core/batch.js';
 import {
-  HEEV_ROWS_V_REGISTERS_MAX, HEEV_SMALL_DESIGN, heevRowsSharedBytes, heevRowsSource, heevSmallDesign, planHeevRows, selectHeev, type HeevRowsParams,
+  complexHeevCuda, HEEV_ROWS_V_REGISTERS_MAX, HEEV_SMALL_DESIGN, heevRowsSharedBytes, heevRowsSource, heevSmallDesign, planHeevRows, selectHeev, type HeevRowsParams,
 } from '../../src/cuda/kernels/zjacobi/index.js';
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
+import type { DeviceArray } from '../../src/cuda/runtime/types.js';
 import { FULL_COMPILE, NVCC_SKIP, compileFailures, compileForSm90 } from '../helpers/nvcc.js';
+import { recordingDevice, RECORDED_BASE, type Recorded } from '../helpers/recording-device.js';
 
 const base: HeevRowsParams = { dtype: 'float64', n: 16, uplo: 'lower', vectors: true, kind: 'strided', maxSweeps: 30, vShared: false, warps: 4 };
 
@@ -53,6 +56,28 @@ test('heev design: the table (the warp design until measured), the rows design w
   assert.equal(planHeevRows({ ...pr, n: 16 }).warps, 4);
   assert.throws(() => planHeevRows({ ...pr, n: 33 }), /1 <= n <= 32/);
   assert.throws(() => planHeevRows({ ...pr, n: 0 }), /1 <= n <= 32/);
+});
+
+test('heev launcher: the warp design by default, the rows design where forced, a block of 32 x warps threads over ceil(count / perBlock) blocks', () => {
+  const fake = (dtype: 'float64' | 'float32' | 'int32', length: number, ptr: bigint): DeviceArray => ({ kind: 'device', dtype, length, device: 0, ptr, byteLength: 8 * length, disposed: false, dispose() {} });
+  const cases = [
+    { dtype: 'float64', n: 32, count: 5, force: { design: 'rows' }, entry: 'heev_rows_z_st_n32_ls_w2_s30', grid: 3, block: 64 },
+    { dtype: 'float64', n: 16, count: 9, force: { design: 'rows' }, entry: 'heev_rows_z_st_n16_lv_w4_s30', grid: 2, block: 128 },
+    { dtype: 'float32', n: 9, count: 13, force: { design: 'rows', vShared: true }, entry: 'heev_rows_c_st_n9_ls_w4_s30', grid: 2, block: 128 },
+    { dtype: 'float64', n: 16, count: 9, force: undefined, entry: 'heev_warp_z_st_n16_lv_t16x4_s30', grid: 3, block: 64 },
+  ] as const;
+  for (const c of cases) {
+    const recorded: Recorded[] = [];
+    const dev = recordingDevice(recorded);
+    const type = c.dtype === 'float64' ? 'complex128' : 'complex64';
+    const a = strided(fake(c.dtype, 2 * c.n * c.n * c.count, RECORDED_BASE), { rows: c.n, cols: c.n, count: c.count, dtype: type });
+    const w = strided(fake(c.dtype, c.n * c.count, RECORDED_BASE + 0x100000n), { rows: c.n, cols: 1, count: c.count });
+    complexHeevCuda(dev, { jobz: 'vectors', uplo: 'lower', a, w, info: fake('int32', c.count, 0x2000000n) }, c.force === undefined ? {} : { force: c.force });
+    assert.equal(recorded.length, 1);
+    const r = recorded[0]!;
+    assert.equal(r.src.entry, c.entry);
+    assert.deepEqual([r.config.grid[0], r.config.block[0]], [c.grid, c.block], c.entry);
+  }
 });
 
 test('heev rows: fixed slots, the rotation record, the rows step by shuffles, V in shared memory at the frame columns', () => {
