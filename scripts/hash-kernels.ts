@@ -31,7 +31,7 @@ import { complexTrsmCuda, ztrsmServes } from '../src/cuda/kernels/ztrsm/index.js
 import { complexHerkCuda, complexSyrkCuda } from '../src/cuda/kernels/zherk/index.js';
 import { complexTrmmCuda } from '../src/cuda/kernels/ztrmm/index.js';
 import { complexGetriCuda, complexLauumCuda, complexPotiCuda, complexPotriCuda, complexTrtriCuda } from '../src/cuda/kernels/zinverse/index.js';
-import { complexGesvdCuda, complexHeevCuda } from '../src/cuda/kernels/zjacobi/index.js';
+import { complexGesvdCuda, complexHeevCuda, planHeevRows } from '../src/cuda/kernels/zjacobi/index.js';
 import { complexHeevTridiagCuda, type ZheevForce } from '../src/cuda/kernels/zheev/index.js';
 import { gesvdBidiagCuda, type BidiagForce } from '../src/cuda/kernels/bidiag/index.js';
 import { complexGesvdBidiagCuda } from '../src/cuda/kernels/zbidiag/index.js';
@@ -309,7 +309,7 @@ function complexInversesThroughLaunchers(): void {
   }
 }
 
-/** Complex heev (complex128, complex64; lower, upper; vectors, values) through its launcher: n = 0 ... 32, strided and list batches. */
+/** Complex heev (complex128, complex64; lower, upper; vectors, values) through its launcher: n = 0 ... 32, strided and list batches; the rows design forced, V in either place. */
 function complexHeevThroughLauncher(): void {
   const dev = fakeDevice(H100);
   for (const dtype of DTYPES) for (const uplo of UPLOS) for (let n = 0; n <= 32; n++) for (const form of ['padded', 'list'] as const) for (const jobz of ['vectors', 'values'] as const) {
@@ -324,6 +324,11 @@ function complexHeevThroughLauncher(): void {
       ? list(Array.from({ length: count }, () => fakeArray(dtype, Math.max(1, n))), { rows: n, cols: 1 })
       : strided(fakeArray(dtype, Math.max(1, n) * count), { rows: n, cols: 1, count });
     complexHeevCuda(dev, { jobz, uplo, a, w, info: fakeArray('int32', count) });
+    // The rows design forced (n >= 1), V where the plan keeps it and, with vectors, in the other place.
+    if (n === 0) continue;
+    const vShared = planHeevRows({ dtype, n, uplo, vectors: jobz === 'vectors', kind: form === 'list' ? 'pointer' : 'strided' }).vShared;
+    for (const force of jobz === 'vectors' ? [{ design: 'rows' as const }, { design: 'rows' as const, vShared: !vShared }] : [{ design: 'rows' as const }])
+      complexHeevCuda(dev, { jobz, uplo, a, w, info: fakeArray('int32', count) }, { force });
   }
 }
 

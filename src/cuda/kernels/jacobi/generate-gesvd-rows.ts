@@ -39,6 +39,7 @@
 import type { KernelSource } from '../../runtime/types.js';
 import { matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { GROUP_MAX, WARP_SLOT } from '../common/jacobi-rotation.js';
+import { rowsFrameTurn } from '../common/rows-frame.js';
 import { ROWS_ROTATION } from '../common/rows-rotation.js';
 import type { GesvdRowsParams } from './params.js';
 import { GESVD_TEST, gesvdDims, gesvdNullColumns, gesvdRange, gesvdScale, gesvdTag, jacobiPrelude, pairRotation } from './snippets.js';
@@ -237,17 +238,7 @@ ${V('        rotSlots(v[k], v[N2 - 1 - k], jk.c, jk.s);')}
       }
       // The next round's frame: slot j takes slot j + 1's column, slot N2 - 2 slot 0's (a renaming of
       // registers). After N2 - 1 rounds, at the sweep's end, slot j holds column j.
-      {
-        const real g0 = g[0];
-${V('        const real v0 = v[0];')}
-        #pragma unroll
-        for (int j = 0; j < N2 - 2; ++j) {
-          g[j] = g[j + 1];
-${V('          v[j] = v[j + 1];')}
-        }
-        g[N2 - 2] = g0;
-${V('        v[N2 - 2] = v0;')}
-      }
+${rowsFrameTurn('real', 'g', needV ? 'v' : undefined)}
       __syncwarp();
     }
     if ((__ballot_sync(FULL, rotated) & group) == 0u) done = true;

@@ -42,6 +42,7 @@ import { MyriadError } from '../../../core/errors.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { halfAngleRotation } from '../common/rotation.js';
+import { ROWS_PARTNER, ROWS_SLOT, ROWS_WARPS, rowsFrameTurn, rowsShape, selectByIndex } from '../common/rows-frame.js';
 import { ROWS_ROTATION } from '../common/rows-rotation.js';
 import type { SyevRowsParams } from './params.js';
 import { SYEV_TEST, jacobiPrelude, pairRotation, syevDims, syevTag } from './snippets.js';
@@ -53,36 +54,8 @@ import { SYEV_TEST, jacobiPrelude, pairRotation, syevDims, syevTag } from './sni
  */
 const ROWS_TEST = { ...SYEV_TEST, rotates: '!done && apq != real(0) && absReal(apq) > tol * rpp * rqq' } as const;
 
-/**
- * a[index] for a run-time `index` < N2: a tree of selects on the index's bits (depth log2 N2,
- * where a chain over j would be N2 dependent selects), the missing leaves of a non-power-of-two N2 zero.
- */
-function selectByIndex(n2: number, index: string, out: string): string {
-  let level = Array.from({ length: n2 }, (_, j) => `a[${j}]`);
-  const lines: string[] = [];
-  for (let bit = 0; level.length > 1; bit++) {
-    const next: string[] = [];
-    for (let m = 0; m < level.length; m += 2) {
-      const name = `s${bit}_${m >> 1}`;
-      const hi = level[m + 1] ?? 'real(0)';
-      lines.push(`const real ${name} = (${index} & ${1 << bit}) ? ${hi} : ${level[m]};`);
-      next.push(name);
-    }
-    level = next;
-  }
-  lines.push(`const real ${out} = ${level[0]};`);
-  return lines.map((l) => `      ${l}`).join('\n');
-}
-
-/** Warps per block of the rows design. */
-export const ROWS_WARPS = 4;
-
-/** Lanes per matrix (N2) and matrices per warp and per block of the rows design for size n. */
-export function rowsShape(n: number): { readonly lanes: number; readonly perWarp: number; readonly perBlock: number } {
-  const lanes = Math.max(2, n + (n & 1));
-  const perWarp = Math.floor(32 / lanes);
-  return { lanes, perWarp, perBlock: perWarp * ROWS_WARPS };
-}
+/** The rows design's shape (common/rows-frame.ts), part of the family's face. */
+export { ROWS_WARPS, rowsShape };
 
 export function syevRowsSource(p: SyevRowsParams): KernelSource {
   const { dtype, n, uplo, vectors, kind, maxSweeps, angle, minBlocks } = p;
@@ -110,15 +83,7 @@ extern "C" __global__ void __launch_bounds__(${32 * ROWS_WARPS}${minBlocks === u
   // (c, s) of each pair by its first slot (k < HALF, s signed for the slot order (k, N2 - 1 - k)); slot MPB
   // is the idle lanes' (read, never written: their values are never used, and lanes that write one slot would race).
   __shared__ Rotation sRot[(MPB + 1) * N2];
-  const int lane = threadIdx.x & 31;
-  const int inWarp = lane / N2;                 // MPW for the idle lanes past the last whole matrix
-  const bool idle = inWarp >= MPW;
-  const int tid = idle ? 0 : lane % N2;         // the lane's row
-  const int base = idle ? lane : lane - tid;    // the matrix's first lane
-  const int slot = idle ? MPB : (threadIdx.x >> 5) * MPW + inWarp;
-  const long long mat = (long long)blockIdx.x * MPB + slot;
-  const bool active = !idle && mat < count;
-  const unsigned group = idle ? 0u : (N2 == 32 ? FULL : ((1u << N2) - 1u) << base);
+${ROWS_SLOT}
   Rotation* rot = sRot + slot * N2;
   const real tol = sqrtReal(real(N)) * EPS;
 
@@ -147,15 +112,7 @@ ${H('  real rii = sqrtReal(absReal(dii));\n')}  for (int sweep = 0; sweep < MAX_
     int rotated = 0;
     #pragma unroll 1
     for (int r = 0; r < N2 - 1; ++r) {
-      // The round's frame: register slot j < N2 - 1 holds column (j + r) mod (N2 - 1), slot N2 - 1 column
-      // N2 - 1, so that the round's pairs (the circle tournament's) are the fixed slots (k, N2 - 1 - k).
-      // own: the slot of the lane's column (its diagonal); other: its partner's.
-      int own = N2 - 1;
-      if (tid != N2 - 1) { own = tid - r; if (own < 0) own += N2 - 1; }
-      const int other = N2 - 1 - own;
-      int partner = N2 - 1;
-      if (other != N2 - 1) { partner = other + r; if (partner >= N2 - 1) partner -= N2 - 1; }
-      const int src = idle ? lane : base + partner;
+${ROWS_PARTNER}
       // The pair's a_pq as the lower lane holds it.
 ${selectByIndex(n2, 'other', 'aij')}
       const bool low = tid < partner;
@@ -192,17 +149,7 @@ ${V('        rotSlots(v[k], v[N2 - 1 - k], jk.c, jk.s);')}
       }
       // The next round's frame: slot j takes slot j + 1's column, slot N2 - 2 slot 0's (a renaming of
       // registers, no data moves). After N2 - 1 rounds, at the sweep's end, slot j holds column j.
-      {
-        const real a0 = a[0];
-${V('        const real v0 = v[0];')}
-        #pragma unroll
-        for (int j = 0; j < N2 - 2; ++j) {
-          a[j] = a[j + 1];
-${V('          v[j] = v[j + 1];')}
-        }
-        a[N2 - 2] = a0;
-${V('        v[N2 - 2] = v0;')}
-      }
+${rowsFrameTurn('real', 'a', vectors ? 'v' : undefined)}
       __syncwarp();
     }
     if ((__ballot_sync(FULL, rotated) & group) == 0u) done = true;

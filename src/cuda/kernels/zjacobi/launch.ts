@@ -1,5 +1,5 @@
 /**
- * The launchers of the complex Jacobi kernels: complexHeevCuda (generate-heev.ts) and
+ * The launchers of the complex Jacobi kernels: complexHeevCuda (generate-heev.ts, generate-heev-rows.ts) and
  * complexGesvdCuda (generate-gesvd.ts). A complex batch's device array holds the parts' dtype and
  * its rows, ld, stride and offset count pairs, as the kernels' `real2` pointers do; W and S are
  * real batches of the parts' dtype, counted in their own elements. A list batch's pointer arrays are
@@ -15,9 +15,10 @@ import { zeroInfo } from '../common/info-zero.js';
 import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { deviceDtype, groupOperands, indexArgs, operandArgs, release } from '../common/operands.js';
 import { gesvdWarpSource } from './generate-gesvd.js';
+import { heevRowsShape, heevRowsSource } from './generate-heev-rows.js';
 import { heevWarpSource } from './generate-heev.js';
 import type { ZjacobiForce } from './params.js';
-import { planGesvd, planHeev, zgesvdServes, zheevServes, ZGESVD_MAX, ZHEEV_MAX } from './plan.js';
+import { planGesvd, selectHeev, zgesvdServes, zheevServes, ZGESVD_MAX, ZHEEV_MAX } from './plan.js';
 
 /** Whether the complex heev kernel takes a request: strided or list batches of order at most ZHEEV_MAX. */
 export function heevCovers(a: Batch<DeviceArray>, w: Batch<DeviceArray>): boolean {
@@ -37,11 +38,18 @@ export function complexHeevCuda(dev: GpuDevice, r: SyevRequest<DeviceArray, Devi
       const [a, w] = [g.operands[0]!, g.operands[1]!];
       if (a.rows === 0) { zeroInfo(dev, r.info, g.index, g.count); continue; }
       const force = opts.force === undefined ? '' : JSON.stringify(opts.force);
-      const p = plannedOnce(dev, `zheev/${dtype}/${a.rows}/${r.uplo}/${r.jobz}/${a.kind}/${force}`,
-        () => planHeev({ dtype, n: a.rows, uplo: r.uplo, vectors: r.jobz === 'vectors', kind: a.kind }, opts));
-      const k = kernelFor(dev, 'zheev-warp', p, () => heevWarpSource(p));
-      k.launch({ grid: [Math.ceil(g.count / p.perBlock), 1, 1], block: [p.threads * p.perBlock, 1, 1] },
-        [...operandArgs(a), ...operandArgs(w), arg.ptr(r.info), ...indexArgs(g.index, g.count)]);
+      const plan = plannedOnce(dev, `zheev/${dtype}/${a.rows}/${r.uplo}/${r.jobz}/${a.kind}/${force}`,
+        () => selectHeev({ dtype, n: a.rows, uplo: r.uplo, vectors: r.jobz === 'vectors', kind: a.kind }, opts));
+      const args = [...operandArgs(a), ...operandArgs(w), arg.ptr(r.info), ...indexArgs(g.index, g.count)];
+      if (plan.design === 'rows') {
+        const p = plan.params;
+        const k = kernelFor(dev, 'zheev-rows', p, () => heevRowsSource(p));
+        k.launch({ grid: [Math.ceil(g.count / heevRowsShape(p).perBlock), 1, 1], block: [32 * p.warps, 1, 1] }, args);
+      } else {
+        const p = plan.params;
+        const k = kernelFor(dev, 'zheev-warp', p, () => heevWarpSource(p));
+        k.launch({ grid: [Math.ceil(g.count / p.perBlock), 1, 1], block: [p.threads * p.perBlock, 1, 1] }, args);
+      }
     }
   } finally {
     release(dev, grouping);

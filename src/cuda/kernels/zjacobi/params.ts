@@ -22,6 +22,22 @@ export interface HeevWarpParams {
   readonly perBlock: number;
 }
 
+/**
+ * heev, the rows design (generate-heev-rows.ts): a lane per row of A and of V, N2 lanes a matrix and
+ * `warps` warps a block (the shape follows from n: common/rows-frame.ts); V in registers, or in shared
+ * memory where `vShared` (with 'values' no V).
+ */
+export interface HeevRowsParams {
+  readonly dtype: DType;
+  readonly n: number;
+  readonly uplo: Uplo;
+  readonly vectors: boolean;
+  readonly kind: OperandKind;
+  readonly maxSweeps: number;
+  readonly vShared: boolean;
+  readonly warps: number;
+}
+
 /** gesvd (max(m, n) <= 32), the warp design: `threads` lanes per matrix, `perBlock` matrices per block. */
 export interface GesvdWarpParams extends GesvdShape {
   readonly maxSweeps: number;
@@ -31,5 +47,10 @@ export interface GesvdWarpParams extends GesvdShape {
 
 /** What a plan may be told instead of its own choice (tests, benchmarks). */
 export interface ZjacobiForce {
+  /** The warp designs: matrices a block. */
   readonly perBlock?: number;
+  /** The design instead of the table's (heev: 'rows' at any n <= 32). */
+  readonly design?: 'warp' | 'rows';
+  /** The heev rows design with vectors: V in shared memory (true) or registers (false) instead of the plan's choice. */
+  readonly vShared?: boolean;
 }

@@ -14,8 +14,10 @@ import type { OperandKind } from '../common/batch-pointer.js';
 import type { GesvdShape } from '../common/gesvd-shape.js';
 import { warpLanes, warpMatricesPerBlock } from '../common/warp-shape.js';
 import { gesvdWarpSharedBytes } from './generate-gesvd.js';
+import { heevRowsSharedBytes } from './generate-heev-rows.js';
 import { heevWarpSharedBytes } from './generate-heev.js';
-import type { GesvdWarpParams, HeevWarpParams, ZjacobiForce } from './params.js';
+import type { GesvdWarpParams, HeevRowsParams, HeevWarpParams, ZjacobiForce } from './params.js';
+import { ROWS_WARPS } from '../common/rows-frame.js';
 
 /** The largest order the complex heev kernel takes. */
 export const ZHEEV_MAX = 32;
@@ -35,6 +37,51 @@ export function planHeev(pr: HeevProblem, options: { readonly force?: ZjacobiFor
   if (!zheevServes(pr.n) || pr.n < 1) throw new MyriadError('UNSUPPORTED', `the complex Jacobi warp design takes 1 <= n <= ${ZHEEV_MAX}, got ${pr.n}`, 'a');
   const base = { dtype: pr.dtype, n: pr.n, uplo: pr.uplo, vectors: pr.vectors, kind: pr.kind, maxSweeps: MAX_SWEEPS, threads: warpLanes(pr.n) };
   return { ...base, perBlock: warpMatricesPerBlock(base.threads, (perBlock) => heevWarpSharedBytes({ ...base, perBlock }), options.force?.perBlock) };
+}
+
+/**
+ * heev's default design by dtype and order (n = 1 ... ZHEEV_MAX; orders no range lists take the warp
+ * design): the shared-memory warp design (generate-heev.ts) or the rows design (a lane per row, A and V
+ * in registers: generate-heev-rows.ts). Not measured yet: the warp design, the choice before the rows
+ * design existed, everywhere. To be set from an H200's `MYRIAD_QUICK_FIRST=0 node
+ * scripts/probe/zjacobi-rows.mjs` (rows / warp / cusolverDnXsyevBatched at 9, 12, 16, 24, 32, both
+ * dtypes), with the card, the date and the numbers that decided in this comment.
+ */
+export const HEEV_SMALL_DESIGN: Readonly<Record<DType, readonly { readonly from: number; readonly to: number; readonly design: 'warp' | 'rows' }[]>> = {
+  float64: [{ from: 9, to: 32, design: 'warp' }],
+  float32: [{ from: 9, to: 32, design: 'warp' }],
+};
+
+/**
+ * The largest order at which the heev rows design keeps V in registers (above it, V in shared memory):
+ * where ptxas (nvcc 13, sm_90) fits A's and V's rows (8 N2 32-bit registers in complex128, 4 N2 in
+ * complex64) and the round's temporaries in 255 registers without local memory.
+ */
+export const HEEV_ROWS_V_REGISTERS_MAX: Readonly<Record<DType, number>> = { float64: 20, float32: 32 };
+
+/** Static shared memory a block may take (48 KiB). */
+const STATIC_SHARED = 48 * 1024;
+
+/** heev's default design for order n (HEEV_SMALL_DESIGN). */
+export const heevSmallDesign = (dtype: DType, n: number): 'warp' | 'rows' =>
+  HEEV_SMALL_DESIGN[dtype].find((r) => n >= r.from && n <= r.to)?.design ?? 'warp';
+
+/** The heev rows design's parameters: V where HEEV_ROWS_V_REGISTERS_MAX says (or as forced), the most warps a block (to ROWS_WARPS) its shared memory allows. */
+export function planHeevRows(pr: HeevProblem, options: { readonly force?: ZjacobiForce } = {}): HeevRowsParams {
+  if (!zheevServes(pr.n) || pr.n < 1) throw new MyriadError('UNSUPPORTED', `the complex heev rows design takes 1 <= n <= ${ZHEEV_MAX}, got ${pr.n}`, 'a');
+  const vShared = pr.vectors && (options.force?.vShared ?? pr.n > HEEV_ROWS_V_REGISTERS_MAX[pr.dtype]);
+  const base = { dtype: pr.dtype, n: pr.n, uplo: pr.uplo, vectors: pr.vectors, kind: pr.kind, maxSweeps: MAX_SWEEPS, vShared };
+  let warps = ROWS_WARPS;
+  while (warps > 1 && heevRowsSharedBytes({ ...base, warps }) > STATIC_SHARED) warps--;
+  return { ...base, warps };
+}
+
+/** heev's design and parameters: HEEV_SMALL_DESIGN's, or as forced (`force.design`). */
+export function selectHeev(pr: HeevProblem, options: { readonly force?: ZjacobiForce } = {}):
+  | { readonly design: 'warp'; readonly params: HeevWarpParams }
+  | { readonly design: 'rows'; readonly params: HeevRowsParams } {
+  const design = options.force?.design ?? heevSmallDesign(pr.dtype, pr.n);
+  return design === 'rows' ? { design, params: planHeevRows(pr, options) } : { design, params: planHeev(pr, options) };
 }
 
 /** The largest max(m, n) the complex gesvd kernel takes. */
