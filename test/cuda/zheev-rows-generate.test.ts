@@ -28,14 +28,15 @@ test('heev rows: pure, every parameter in the source and the entry name', () => 
   assert.equal(heevRowsSource({ ...base, dtype: 'float32', vShared: true, uplo: 'upper', kind: 'pointer' }).entry, 'heev_rows_c_pa_n16_us_w4_s30');
 });
 
-test('heev design: the table (the warp design until measured), the rows design where forced, V in registers to the ptxas limit', () => {
+test('heev design: the table (the rows design from 9, measured), the rows design where forced, V in registers to the ptxas limit', () => {
   const pr = { dtype: 'float64', n: 16, uplo: 'lower', vectors: true, kind: 'strided' } as const;
   for (const dtype of ['float64', 'float32'] as const) {
     for (const n of [1, 8, 9, 16, 24, 32]) assert.equal(selectHeev({ ...pr, dtype, n }).design, heevSmallDesign(dtype, n), `${dtype} ${n}`);
     assert.ok(HEEV_SMALL_DESIGN[dtype].every((r) => r.from >= 1 && r.to <= 32 && r.from <= r.to));
   }
-  // Until measured: the warp design everywhere.
-  for (const n of [9, 16, 32]) assert.equal(heevSmallDesign('float64', n), 'warp');
+  // The rows design from 9 as measured; below 9 the warp design.
+  for (const n of [9, 16, 32]) assert.equal(heevSmallDesign('float64', n), 'rows');
+  for (const n of [1, 8]) assert.equal(heevSmallDesign('float32', n), 'warp');
   for (const n of [1, 9, 17, 32]) {
     const c = selectHeev({ ...pr, n }, { force: { design: 'rows' } });
     assert.equal(c.design, 'rows');
@@ -58,13 +59,14 @@ test('heev design: the table (the warp design until measured), the rows design w
   assert.throws(() => planHeevRows({ ...pr, n: 0 }), /1 <= n <= 32/);
 });
 
-test('heev launcher: the warp design by default, the rows design where forced, a block of 32 x warps threads over ceil(count / perBlock) blocks', () => {
+test('heev launcher: the rows design by default from 9, the warp design where forced, a block of 32 x warps threads over ceil(count / perBlock) blocks', () => {
   const fake = (dtype: 'float64' | 'float32' | 'int32', length: number, ptr: bigint): DeviceArray => ({ kind: 'device', dtype, length, device: 0, ptr, byteLength: 8 * length, disposed: false, dispose() {} });
   const cases = [
     { dtype: 'float64', n: 32, count: 5, force: { design: 'rows' }, entry: 'heev_rows_z_st_n32_ls_w2_s30', grid: 3, block: 64 },
     { dtype: 'float64', n: 16, count: 9, force: { design: 'rows' }, entry: 'heev_rows_z_st_n16_lv_w4_s30', grid: 2, block: 128 },
     { dtype: 'float32', n: 9, count: 13, force: { design: 'rows', vShared: true }, entry: 'heev_rows_c_st_n9_ls_w4_s30', grid: 2, block: 128 },
-    { dtype: 'float64', n: 16, count: 9, force: undefined, entry: 'heev_warp_z_st_n16_lv_t16x4_s30', grid: 3, block: 64 },
+    { dtype: 'float64', n: 16, count: 9, force: undefined, entry: 'heev_rows_z_st_n16_lv_w4_s30', grid: 2, block: 128 },
+    { dtype: 'float64', n: 16, count: 9, force: { design: 'warp' }, entry: 'heev_warp_z_st_n16_lv_t16x4_s30', grid: 3, block: 64 },
   ] as const;
   for (const c of cases) {
     const recorded: Recorded[] = [];

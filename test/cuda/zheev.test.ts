@@ -13,7 +13,7 @@ import { describe, it } from 'node:test';
 import { list, strided } from '../../src/core/batch.js';
 import { MyriadError } from '../../src/core/errors.js';
 import { warpLanes } from '../../src/cuda/kernels/common/warp-shape.js';
-import { heevWarpSharedBytes, heevWarpSource, planHeev, ZHEEV_MAX, type HeevWarpParams } from '../../src/cuda/kernels/zjacobi/index.js';
+import { heevRowsSource, heevWarpSharedBytes, heevWarpSource, planHeev, selectHeev, ZHEEV_MAX, type HeevWarpParams } from '../../src/cuda/kernels/zjacobi/index.js';
 import { COMPLEX_ROUTES } from '../../src/cuda/router.js';
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
 import { argNumber, recordingContext } from '../helpers/fake-gpus.js';
@@ -91,9 +91,17 @@ describe('complex heev: the router and the launcher', () => {
         assert.deepEqual(ctx.lastRoute, { op: 'heev', route: 'jacobi', gpu: true });
         assert.equal(dev.launches.length, 1);
         const { src, args, config } = dev.launches[0]!;
-        const p = planHeev({ dtype: part, n, uplo: 'upper', vectors: jobz === 'vectors', kind: 'strided' });
-        assert.equal(src.entry, heevWarpSource(p).entry);
-        assert.deepEqual([config.grid[0], config.block[0]], [Math.ceil(count / p.perBlock), p.threads * p.perBlock]);
+        // The table's design (the warp design below 9, the rows design from 9).
+        const chosen = selectHeev({ dtype: part, n, uplo: 'upper', vectors: jobz === 'vectors', kind: 'strided' });
+        assert.equal(chosen.design, n >= 9 ? 'rows' : 'warp');
+        if (chosen.design === 'warp') {
+          const p = chosen.params;
+          assert.equal(src.entry, heevWarpSource(p).entry);
+          assert.deepEqual([config.grid[0], config.block[0]], [Math.ceil(count / p.perBlock), p.threads * p.perBlock]);
+        } else {
+          assert.equal(src.entry, heevRowsSource(chosen.params).entry);
+          assert.equal(config.block[0], 32 * chosen.params.warps);
+        }
         assert.deepEqual([1, 2, 3].map((i) => num(args[i])), [4, stride, ld], 'A: offset, stride, ld in pairs');
         assert.deepEqual([5, 6, 7].map((i) => num(args[i])), [1, n + 1, n], 'W: offset, stride, ld in reals');
         assert.equal(num(args[10]), count);

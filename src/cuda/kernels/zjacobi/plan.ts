@@ -42,14 +42,16 @@ export function planHeev(pr: HeevProblem, options: { readonly force?: ZjacobiFor
 /**
  * heev's default design by dtype and order (n = 1 ... ZHEEV_MAX; orders no range lists take the warp
  * design): the shared-memory warp design (generate-heev.ts) or the rows design (a lane per row, A and V
- * in registers: generate-heev-rows.ts). Not measured yet: the warp design, the choice before the rows
- * design existed, everywhere. To be set from an H200's `MYRIAD_QUICK_FIRST=0 node
- * scripts/probe/zjacobi-rows.mjs` (rows / warp / cusolverDnXsyevBatched at 9, 12, 16, 24, 32, both
- * dtypes), with the card, the date and the numbers that decided in this comment.
+ * in registers: generate-heev-rows.ts). Measured on an NVIDIA H200, 2026-11-30, `MYRIAD_QUICK_FIRST=0
+ * node scripts/probe/zjacobi-rows.mjs` (with vectors, lower, the bench's counts, median of 5; ms rows /
+ * warp / cusolverDnXsyevBatched): complex128 9 1.097 / 2.008 / 12.503, 12 1.330 / 1.736 / 8.802, 16
+ * 1.840 / 2.778 / 7.298, 24 3.565 / 4.684 / 5.599, 32 7.215 / 17.739 / 10.970; complex64 9 1.044 / 2.542
+ * / -, 12 1.248 / 2.013 / 11.999, 16 0.813 / 1.441 / 5.613, 24 2.619 / 4.379 / 7.284, 32 3.323 / 7.790
+ * / 6.478. The rows design is 1.31-2.46x the warp design at every order measured: it serves 9 ... 32.
  */
 export const HEEV_SMALL_DESIGN: Readonly<Record<DType, readonly { readonly from: number; readonly to: number; readonly design: 'warp' | 'rows' }[]>> = {
-  float64: [{ from: 9, to: 32, design: 'warp' }],
-  float32: [{ from: 9, to: 32, design: 'warp' }],
+  float64: [{ from: 9, to: 32, design: 'rows' }],
+  float32: [{ from: 9, to: 32, design: 'rows' }],
 };
 
 /**

@@ -129,14 +129,10 @@ export const h200VendorTable: VendorTable = {
     // Above 512 no own design runs complex heev (the CPU reference is the alternative).
     { op: 'syev', route: 'cusolver', dtype: 'complex128', jobz: 'vectors', n: [128, Infinity], count: [20, Infinity],
       measured: [{ n: 128, count: 500, ratio: 0.61 }, { n: 256, count: 100, ratio: 0.53 }, { n: 512, count: 20, ratio: 0.45 }] },
-    // At and below 32 the own route is the Jacobi warp design: `node scripts/probe/heev-vendor-small.mjs` (each route forced,
-    // the same card and day, ms own / XsyevBatched): complex128 16 x 20,000 2.928 / 8.356, 24 x 10,000 6.410 / 8.061,
-    // 32 x 10,000 17.983 / 11.016; complex64 16 1.482 / 4.915, 24 3.133 / 5.398, 32 7.903 / 6.958. Order 32 goes to the
-    // vendor from the count measured; 25-31 stay own (the own route won at 24).
-    { op: 'syev', route: 'cusolver', dtype: 'complex128', jobz: 'vectors', n: [32, 32], count: [10000, Infinity],
-      measured: [{ n: 32, count: 10000, ratio: 0.61 }] },
-    { op: 'syev', route: 'cusolver', dtype: 'complex64', jobz: 'vectors', n: [32, 32], count: [10000, Infinity],
-      measured: [{ n: 32, count: 10000, ratio: 0.88 }] },
+    // At and below 32 the own route is the Jacobi rows design (zjacobi/generate-heev-rows.ts) from 9: `MYRIAD_QUICK_FIRST=0
+    // node scripts/probe/zjacobi-rows.mjs` (the same card, 2026-11-30, ms own / XsyevBatched): complex128 24 x 7,281 3.565 /
+    // 5.599, 32 x 10,000 7.215 / 10.970 (1.52x); complex64 24 x 14,563 2.619 / 7.284, 32 x 10,000 3.323 / 6.478 (1.95x). No
+    // vendor rule at 32 any more (the warp design had taken 17.983 and 7.903 ms there, 0.61x and 0.88x).
     { op: 'syev', route: 'cusolver', dtype: 'complex64', jobz: 'vectors', n: [64, Infinity], count: [20, Infinity],
       measured: [{ n: 64, count: 2000, ratio: 0.67 }, { n: 128, count: 500, ratio: 0.33 }, { n: 256, count: 100, ratio: 0.4 }, { n: 512, count: 20, ratio: 0.51 }] },
   ],
