@@ -55,6 +55,7 @@ export interface CpuTuning {
   readonly complexLuWasmPairLoopMin: number;
   readonly complexQrWasmPairs: SizeRange;
   readonly complexGetriWasmPairs: SizeRange;
+  readonly complexHeevTridiagonal: SizeRange;
   readonly luWasmBlock: Readonly<{ min: number; nb: number }>;
   readonly luWasmPairsMax: number;
   readonly luBlocked: Blocking;
@@ -347,6 +348,11 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
    * inverse, two matrices at a time").
    */
   complexGetriWasmPairs: Object.freeze({ min: 1, max: 16 }),
+  /**
+   * Complex heev by reduction to a real tridiagonal and QL (ops/zheev.ts) while n is in this range;
+   * the complex reference's Jacobi beside it. MEASUREMENT-TBD
+   */
+  complexHeevTridiagonal: Object.freeze({ min: 1, max: 512 }),
   /**
    * The delayed-update WebAssembly LU (kernels/getrf-block-wasm.ts: panels of nb columns, the
    * trailing matrix updated from 4 x 4 register tiles) from min(m, n) >= min up to luWasmMax, in
