@@ -7,18 +7,18 @@
 
 /** float64 scratches: the unrolled LU's working copy and right-hand side, the WebAssembly solves' columns. */
 export type F64Scratch = 'getrfJs' | 'getrfJsRhs' | 'zgetrfJs' | 'zgetrfJsRhs' | 'getrfWasmSolve' | 'getrfBlockedSolve' | 'potrfWasmSolve'
-  /** heev's working matrix, real eigenvectors of T, complex eigenvectors, and its vectors of order n (ops/zheev.ts). */
-  | 'zheevA' | 'zheevZ' | 'zheevV' | 'zheevVectors';
-/** int32 scratches: the blocked LU's pivots, the blocked inverses' leaf info. */
-export type I32Scratch = 'getrfBlockedPivots' | 'trtriLeafInfo';
+  /** heev's tridiagonal and reduction scratch (ops/zheev.ts). */
+  | 'zheevVectors';
+/** int32 scratches: the blocked LU's pivots, the blocked inverses' leaf info, heev's eigenvalue order. */
+export type I32Scratch = 'getrfBlockedPivots' | 'trtriLeafInfo' | 'zheevOrder';
 
 export class Scratch {
   private readonly f64s: Record<F64Scratch, Float64Array> = {
     getrfJs: new Float64Array(100), getrfJsRhs: new Float64Array(10), zgetrfJs: new Float64Array(200), zgetrfJsRhs: new Float64Array(20),
     getrfWasmSolve: new Float64Array(64), getrfBlockedSolve: new Float64Array(64), potrfWasmSolve: new Float64Array(64),
-    zheevA: new Float64Array(32), zheevZ: new Float64Array(16), zheevV: new Float64Array(32), zheevVectors: new Float64Array(24),
+    zheevVectors: new Float64Array(64),
   };
-  private readonly i32s: Record<I32Scratch, Int32Array> = { getrfBlockedPivots: new Int32Array(64), trtriLeafInfo: new Int32Array(64) };
+  private readonly i32s: Record<I32Scratch, Int32Array> = { getrfBlockedPivots: new Int32Array(64), trtriLeafInfo: new Int32Array(64), zheevOrder: new Int32Array(16) };
 
   /** User `key`'s float64 scratch, at least `length` long. */
   f64(key: F64Scratch, length: number): Float64Array {

@@ -2,10 +2,7 @@
  * Eigenvalues (and, where a Z is given, eigenvectors) of a real symmetric tridiagonal matrix by the
  * implicit QL algorithm with Wilkinson shifts (EISPACK's tql1 / tql2 as JAMA writes them), float64,
  * one matrix: d[0..n) the diagonal, e[0..n-1) the subdiagonal (e[i] = T(i+1, i); e[n-1] is used
- * as scratch and left 0). The eigenvalues come back ascending in d (selection sort with strict
- * comparison, ties by index: the order of src/cpu/lapack/jacobi.ts's sortWithColumns); each
- * rotation is applied to the columns of Z (n x n, column-major, ld = n) as it is made, so that
- * Z_out = Z_in * (the accumulated orthogonal transformation), its columns sorted with d.
+ * as scratch and left 0).
  *
  * A subdiagonal element is negligible where |e[m]| <= eps * max_{k <= l}(|d[k]| + |e[k]|) (tql2's
  * normwise test: the backward error stays of order eps ||T||). Reused by any tridiagonal
@@ -23,10 +20,14 @@ function hypot(a: number, b: number): number {
 }
 
 /**
- * The implicit QL iteration on (d, e); z (length n * n) or null for values only. Returns false
- * where an eigenvalue took more than QL_MAX_ITERATIONS iterations (d, e and z are then partial).
+ * The implicit QL iteration on (d, e), the eigenvalues left unsorted in d (sortAscending orders
+ * them). With vectors, each sweep's rotations i = m - 1 down to l are written to cs ((c_i, s_i) at
+ * cs[2 i], cs[2 i + 1]; 2n floats) and handed to `rotate(l, m)`, which applies them to the columns
+ * i and i + 1 of Z in that order (LAPACK's dlasr: kernels/zheev-wasm.ts's rotate), so that
+ * Z_out = Z_in * (the accumulated orthogonal transformation). Returns false where an eigenvalue
+ * took more than QL_MAX_ITERATIONS iterations (d and e are then partial).
  */
-export function tridiagonalQl(d: Float64Array, e: Float64Array, n: number, z: Float64Array | null): boolean {
+export function tridiagonalQl(d: Float64Array, e: Float64Array, n: number, cs: Float64Array, rotate: ((l: number, m: number) => void) | null): boolean {
   if (n === 0) return true;
   e[n - 1] = 0;
   let f = 0;
@@ -65,35 +66,34 @@ export function tridiagonalQl(d: Float64Array, e: Float64Array, n: number, z: Fl
           h = c * p;
           r = hypot(p, ei);
           e[i + 1] = s * r;
-          s = ei / r;
-          c = p / r;
+          const inv = 1 / r;
+          s = ei * inv;
+          c = p * inv;
           const di = d[i]!;
           p = c * di - s * g;
           d[i + 1] = h + s * (c * g + s * di);
-          if (z !== null) {
-            const zi = i * n, zj = zi + n;
-            for (let k = 0; k < n; k++) {
-              const t = z[zj + k]!;
-              const u = z[zi + k]!;
-              z[zj + k] = s * u + c * t;
-              z[zi + k] = c * u - s * t;
-            }
-          }
+          cs[2 * i] = c;
+          cs[2 * i + 1] = s;
         }
         p = (-s * s2 * c3 * el1 * e[l]!) / dl1;
         e[l] = s * p;
         d[l] = c * p;
+        if (rotate !== null) rotate(l, m);
       } while (Math.abs(e[l]!) > EPS * tst1);
     }
     d[l] = d[l]! + f;
     e[l] = 0;
   }
-  sortAscending(d, n, z);
   return true;
 }
 
-/** d ascending by selection sort (strict <: ties keep their order of index), z's columns with it. */
-function sortAscending(d: Float64Array, n: number, z: Float64Array | null): void {
+/**
+ * d ascending by selection sort (strict <: ties keep their order of index, as src/cpu/lapack/
+ * jacobi.ts's sortWithColumns), `order` (where given) the permutation: order[j] is the index
+ * before sorting of the value now at j (the column of Z that belongs to d[j]).
+ */
+export function sortAscending(d: Float64Array, n: number, order: Int32Array | null): void {
+  if (order !== null) for (let j = 0; j < n; j++) order[j] = j;
   for (let j = 0; j < n - 1; j++) {
     let best = j;
     for (let k = j + 1; k < n; k++) if (d[k]! < d[best]!) best = k;
@@ -101,12 +101,10 @@ function sortAscending(d: Float64Array, n: number, z: Float64Array | null): void
     const t = d[j]!;
     d[j] = d[best]!;
     d[best] = t;
-    if (z !== null) {
-      for (let r = 0; r < n; r++) {
-        const y = z[j * n + r]!;
-        z[j * n + r] = z[best * n + r]!;
-        z[best * n + r] = y;
-      }
+    if (order !== null) {
+      const o = order[j]!;
+      order[j] = order[best]!;
+      order[best] = o;
     }
   }
 }

@@ -1,6 +1,6 @@
 /**
- * LAPACK's zhetd2 'L' and the back-transformation of zunmtr, float64, one matrix, as the fast
- * backend's complex heev uses them (ops/zheev.ts): A (n x n Hermitian, interleaved complex,
+ * LAPACK's zhetd2 'L', float64, one matrix, as the fast backend's complex heev uses it
+ * (ops/zheev.ts; the back-transformation V = Q Z is kernels/zheev-wasm.ts's `back`): A (n x n Hermitian, interleaved complex,
  * column-major, ld = n, only its lower triangle read and written, the diagonal real) becomes
  * Q T Q^H with T real symmetric tridiagonal and Q = H(0) H(1) ... H(n-2), H(i) = I - tau_i v_i v_i^H,
  * v_i zero above row i + 1, 1 at row i + 1, the rest stored in A's column i below the subdiagonal.
@@ -14,9 +14,7 @@
  * matrix to the reference (the caller has scaled A so that its largest entry is near 1: the sum
  * cannot overflow, and only strongly graded matrices come near the bound).
  *
- * Flops (real): the reduction 16/3 n^3 (zhemv and zher2 on the lower triangle, 8 m^2 each at
- * trailing order m), the back-transformation V = Q Z 8 n^3 (two complex multiply-adds per element
- * of the rows a reflector touches, for each of the n columns).
+ * Flops (real): 16/3 n^3 (zhemv and zher2 on the lower triangle, 8 m^2 each at trailing order m).
  */
 
 /** The smallest non-zero sum of squares a reflector may have (below it the matrix goes back). */
@@ -127,41 +125,6 @@ function hermitianRank2(a: Float64Array, n: number, j0: number, vo: number, tr: 
       // v_k conj(w_j) + w_k conj(v_j)
       a[cj + k] = a[cj + k]! - (vr * wjr + vi * wji + wr * vjr + wi * vji);
       a[cj + k + 1] = a[cj + k + 1]! - (vi * wjr - vr * wji + wi * vjr - wr * vji);
-    }
-  }
-}
-
-/**
- * V = Q Z: z real (n x n, column-major), v complex out (interleaved, ld = n), from the reflectors
- * zhetd2Lower left in a and tau: column by column, H(n-2) first, H(0) last (each H(i) touches rows
- * i + 1 .. n-1: s = v^H x, x -= tau s v).
- */
-export function backTransform(a: Float64Array, tau: Float64Array, n: number, z: Float64Array, v: Float64Array): void {
-  const ld = 2 * n;
-  for (let j = 0; j < n; j++) {
-    const cj = j * ld;
-    for (let k = 0; k < n; k++) {
-      v[cj + 2 * k] = z[j * n + k]!;
-      v[cj + 2 * k + 1] = 0;
-    }
-    for (let i = n - 2; i >= 0; i--) {
-      const tr = tau[2 * i]!, ti = tau[2 * i + 1]!;
-      if (tr === 0 && ti === 0) continue;
-      const ci = i * ld;
-      let sr = 0, si = 0;
-      for (let k = 2 * (i + 1); k < ld; k += 2) {
-        const hr = a[ci + k]!, hi = a[ci + k + 1]!;
-        const xr = v[cj + k]!, xi = v[cj + k + 1]!;
-        sr += hr * xr + hi * xi;
-        si += hr * xi - hi * xr;
-      }
-      // u = tau s
-      const ur = tr * sr - ti * si, ui = tr * si + ti * sr;
-      for (let k = 2 * (i + 1); k < ld; k += 2) {
-        const hr = a[ci + k]!, hi = a[ci + k + 1]!;
-        v[cj + k] = v[cj + k]! - (ur * hr - ui * hi);
-        v[cj + k + 1] = v[cj + k + 1]! - (ur * hi + ui * hr);
-      }
     }
   }
 }

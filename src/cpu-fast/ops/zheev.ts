@@ -7,8 +7,11 @@
  * working matrix (the diagonal's imaginary parts ignored), scaled by a power of two where its largest
  * entry lies outside [2^-200, 2^200]; zhetd2 'L' to a real tridiagonal T = Q^H A Q
  * (kernels/zhetrd-lower.ts); the implicit QL iteration on T (kernels/tridiagonal-ql.ts),
- * accumulating its rotations into a real Z with vectors; the eigenvalues ascending (ties by index,
- * as the reference sorts) with Z's columns; with vectors V = Q Z over A.
+ * with vectors each sweep's rotations applied to a real Z (kernels/zheev-wasm.ts's rotate); the
+ * eigenvalues ascending (ties by index, as the reference sorts); with vectors V = Q Z (Z's columns
+ * in the eigenvalues' order, then zheev-wasm.ts's back) over A. The working arrays the
+ * WebAssembly functions read lie in the thread's wasm memory; the scalar recurrences (the
+ * reduction, the QL iteration) run in JavaScript on views of it.
  *
  * Why not Jacobi here: a Jacobi sweep costs about 48 n^3 real flops with vectors, and the
  * reference makes 5 to 8 of them at n = 8 ... 16 (some 250 n^3 in all); this path costs
@@ -26,8 +29,11 @@ import type { FloatArray } from '../../core/dtype.js';
 import type { HeevRequest } from '../../core/op-specs.js';
 import { complexReference } from '../../cpu/complex/backend.js';
 import { cpuScratch, cpuTuning } from '../context.js';
-import { tridiagonalQl } from '../kernels/tridiagonal-ql.js';
-import { backTransform, zhetd2Lower } from '../kernels/zhetrd-lower.js';
+import { moduleFactory } from '../jit/compile.js';
+import { sortAscending, tridiagonalQl } from '../kernels/tridiagonal-ql.js';
+import { generateZheevWasm, zLd, type ZheevWasmParams } from '../kernels/zheev-wasm.js';
+import { zhetd2Lower } from '../kernels/zhetrd-lower.js';
+import { heap, loadModule } from '../wasm/runtime.js';
 import { planComplexHeev, type ComplexHeevForce } from '../plan/complex.js';
 import type { OpOptions } from '../tuning.js';
 import { sliceRequest } from '../split.js';
@@ -35,6 +41,10 @@ import { runBatch, stridedView } from './run-batch.js';
 
 export type ComplexHeevOptions = OpOptions<ComplexHeevForce>;
 type HeevReq = HeevRequest<FloatArray, Int32Array>;
+type Rotate = (z: number, cs: number, l: number, m: number) => void;
+type Back = (a: number, tau: number, v: number) => void;
+const rotateFor = moduleFactory<ZheevWasmParams, Rotate>(generateZheevWasm, 'rotate', loadModule);
+const backFor = moduleFactory<ZheevWasmParams, Back>(generateZheevWasm, 'back', loadModule);
 
 /** Largest entries outside [SCALE_BELOW, SCALE_ABOVE] are scaled to near 1 first. */
 const SCALE_BELOW = 2 ** -200;
@@ -42,18 +52,32 @@ const SCALE_ABOVE = 2 ** 200;
 /** What heevMatrix returns where the matrix goes to the reference. */
 const HAND_BACK = -1;
 
-interface Work { a: Float64Array; z: Float64Array; v: Float64Array; d: Float64Array; e: Float64Array; tau: Float64Array; w: Float64Array }
-
-const NONE = new Float64Array(0);
+/**
+ * One call's working arrays: a (the working matrix, then the reflectors), tau, cs (a sweep's
+ * rotations), z (real, ld zLd(n)) and v (the eigenvectors) in the wasm memory at byte addresses
+ * `at`, with float64 views; d, e, w (the reduction's scratch) and order in JavaScript scratch.
+ */
+interface Work {
+  readonly a: Float64Array; readonly tau: Float64Array; readonly cs: Float64Array; readonly z: Float64Array; readonly v: Float64Array;
+  readonly at: { readonly a: number; readonly tau: number; readonly cs: number; readonly z: number; readonly v: number };
+  readonly d: Float64Array; readonly e: Float64Array; readonly w: Float64Array; readonly order: Int32Array;
+  /** The sweep's rotations on z (null for values only). */
+  readonly rotate: ((l: number, m: number) => void) | null;
+  readonly back: (() => void) | null;
+}
 
 function workFor(n: number, vectors: boolean): Work {
-  const s = cpuScratch();
-  const vecs = s.f64('zheevVectors', 6 * n);
+  const at = { a: 0, tau: 16 * n * n, cs: 16 * n * n + 16 * n, z: 16 * n * n + 32 * n, v: 16 * n * n + 32 * n + 8 * n * zLd(n) };
+  const mem = heap(at.v + 16 * n * n).f64;
+  const view = (byte: number, floats: number): Float64Array => mem.subarray(byte / 8, byte / 8 + floats);
+  const s = cpuScratch().f64('zheevVectors', 4 * n);
+  const rotate = vectors ? rotateFor({ n }) : null;
+  const back = vectors ? backFor({ n }) : null;
   return {
-    a: s.f64('zheevA', 2 * n * n),
-    z: vectors ? s.f64('zheevZ', n * n) : NONE,
-    v: vectors ? s.f64('zheevV', 2 * n * n) : NONE,
-    d: vecs.subarray(0, n), e: vecs.subarray(n, 2 * n), tau: vecs.subarray(2 * n, 4 * n), w: vecs.subarray(4 * n, 6 * n),
+    a: view(at.a, 2 * n * n), tau: view(at.tau, 2 * n), cs: view(at.cs, 2 * n), z: view(at.z, n * zLd(n)), v: view(at.v, 2 * n * n), at,
+    d: s.subarray(0, n), e: s.subarray(n, 2 * n), w: s.subarray(2 * n, 4 * n), order: cpuScratch().i32('zheevOrder', n),
+    rotate: rotate ? (l, m) => rotate(at.z, at.cs, l, m) : null,
+    back: back ? () => back(at.a, at.tau, at.v) : null,
   };
 }
 
@@ -78,11 +102,12 @@ function heevRun(r: HeevReq, n: number, p0: number, count: number, defer: (p: nu
   const work = workFor(n, vectors);
   const A = stridedView(r.a, p0);
   const W = stridedView(r.w, p0);
+  const deferred: number[] = [];
   for (let t = 0; t < count; t++) {
     const off = A.offset + t * A.stride;
-    const info = heevMatrix(A.data, off, A.ld, n, upper, vectors, work);
+    const info = heevMatrix(A.data, off, A.ld, n, upper, work);
     if (info === HAND_BACK) {
-      defer(p0 + t);
+      deferred.push(p0 + t);
       continue;
     }
     r.info[p0 + t] = info;
@@ -101,15 +126,17 @@ function heevRun(r: HeevReq, n: number, p0: number, count: number, defer: (p: nu
       }
     }
   }
+  // after the run: the reference may use the wasm memory too
+  for (const p of deferred) defer(p);
 }
 
 /**
  * One matrix at float offset 2 off of data (ld in complex elements): its eigenvalues into work.d
- * (scaled back) and, with vectors, its eigenvectors into work.v (interleaved, ld = n). Returns
- * info (0, or n + 2 for NaN or Inf) or HAND_BACK.
+ * (scaled back) and, with vectors (work.rotate set), its eigenvectors into work.v (interleaved,
+ * ld = n). Returns info (0, or n + 2 for NaN or Inf) or HAND_BACK.
  */
-function heevMatrix(data: FloatArray, off: number, ld: number, n: number, upper: boolean, vectors: boolean, work: Work): number {
-  const { a, z, v, d, e, tau, w } = work;
+function heevMatrix(data: FloatArray, off: number, ld: number, n: number, upper: boolean, work: Work): number {
+  const { a, tau, cs, z, v, d, e, w, order } = work;
   const lda = 2 * n;
   let amax = 0;
   let bad = 0;
@@ -149,12 +176,25 @@ function heevMatrix(data: FloatArray, off: number, ld: number, n: number, upper:
     for (let j = 0; j < n; j++) for (let k = j * lda + 2 * j; k < (j + 1) * lda; k++) a[k] = a[k]! * scale;
   }
   if (!zhetd2Lower(a, n, d, e, tau, w)) return HAND_BACK;
+  const vectors = work.rotate !== null;
+  const zld = zLd(n);
   if (vectors) {
-    z.fill(0, 0, n * n);
-    for (let j = 0; j < n; j++) z[j * n + j] = 1;
+    z.fill(0, 0, n * zld);
+    for (let j = 0; j < n; j++) z[j * zld + j] = 1;
   }
-  if (!tridiagonalQl(d, e, n, vectors ? z : null)) return HAND_BACK;
-  if (vectors) backTransform(a, tau, n, z, v);
+  if (!tridiagonalQl(d, e, n, cs, work.rotate)) return HAND_BACK;
+  sortAscending(d, n, vectors ? order : null);
+  if (vectors) {
+    // V = Z's columns in the eigenvalues' order, then Q V
+    for (let j = 0; j < n; j++) {
+      const from = order[j]! * zld, to = j * lda;
+      for (let k = 0; k < n; k++) {
+        v[to + 2 * k] = z[from + k]!;
+        v[to + 2 * k + 1] = 0;
+      }
+    }
+    work.back!();
+  }
   if (scale !== 1) for (let j = 0; j < n; j++) d[j] = d[j]! / scale;
   return 0;
 }

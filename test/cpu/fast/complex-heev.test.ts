@@ -16,7 +16,8 @@ import type { Batch } from '../../../src/core/batch.js';
 import { fastHeevComplex, type ComplexHeevOptions } from '../../../src/cpu-fast/ops/zheev.js';
 import { planComplexHeev } from '../../../src/cpu-fast/plan/complex.js';
 import { DEFAULT_CPU_TUNING as T } from '../../../src/cpu-fast/tuning.js';
-import { tridiagonalQl } from '../../../src/cpu-fast/kernels/tridiagonal-ql.js';
+import { sortAscending, tridiagonalQl } from '../../../src/cpu-fast/kernels/tridiagonal-ql.js';
+import { generateZheevWasm } from '../../../src/cpu-fast/kernels/zheev-wasm.js';
 import { complexReference } from '../../../src/cpu/complex/backend.js';
 import {
   LIST, ODD, Rng, epsOf, get, hermitianFrom, identity, multiply, norm, op, place, random, randomHermitian, randomHpd, ratio, realColumns,
@@ -169,14 +170,32 @@ test('the tridiagonal QL: eigenvalues of the 1-2-1 matrix, ascending, Z orthogon
   const d = new Float64Array(n).fill(2), e = new Float64Array(n).fill(-1);
   const z = new Float64Array(n * n);
   for (let j = 0; j < n; j++) z[j * n + j] = 1;
-  assert.ok(tridiagonalQl(d, e, n, z));
+  const cs = new Float64Array(2 * n);
+  // the rotations on Z's columns one at a time, as written in the QL sweep
+  const rotate = (l: number, m: number): void => {
+    for (let i = m - 1; i >= l; i--) for (let k = 0; k < n; k++) {
+      const c = cs[2 * i]!, s = cs[2 * i + 1]!, t = z[(i + 1) * n + k]!, u = z[i * n + k]!;
+      z[(i + 1) * n + k] = s * u + c * t;
+      z[i * n + k] = c * u - s * t;
+    }
+  };
+  assert.ok(tridiagonalQl(d, e, n, cs, rotate));
+  const order = new Int32Array(n);
+  sortAscending(d, n, order);
   for (let k = 0; k < n; k++) assert.ok(Math.abs(d[k]! - (2 - 2 * Math.cos(((k + 1) * Math.PI) / (n + 1)))) < 1e-14, `d[${k}]`);
+  assert.deepEqual([...order].sort(), [...Array(n).keys()], 'order is a permutation');
   for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
-    let s = 0;
+    let s = 0, r = 0;
     for (let k = 0; k < n; k++) s += z[i * n + k]! * z[j * n + k]!;
+    // T z_j = d_j z_j for the column that belongs to d[j]
+    const zj = (k: number): number => (k < 0 || k >= n ? 0 : z[order[j]! * n + k]!);
+    r = 2 * zj(i) - zj(i - 1) - zj(i + 1) - d[j]! * zj(i);
     assert.ok(Math.abs(s - (i === j ? 1 : 0)) < 1e-14, `Z^T Z (${i}, ${j})`);
+    assert.ok(Math.abs(r) < 1e-14, `(T Z - Z D)(${i}, ${j})`);
   }
   assert.equal(planComplexHeev({ n: 0 }, T), 'reference');
   assert.equal(planComplexHeev({ n: 4 }, T, { variant: 'reference' }), 'reference');
   assert.equal(planComplexHeev({ n: 16 }, T), 'tridiagonal');
+  for (const n of [1, 2, 3, 16, 17, 40]) assert.ok(WebAssembly.validate(generateZheevWasm({ n })), `zheev-wasm n=${n}`);
+  assert.throws(() => generateZheevWasm({ n: 0 }), /n must be a positive integer/);
 });
