@@ -32,7 +32,6 @@ import { cpuScratch, cpuTuning } from '../context.js';
 import { moduleFactory } from '../jit/compile.js';
 import { sortAscending, tridiagonalQl } from '../kernels/tridiagonal-ql.js';
 import { generateZheevWasm, zLd, type ZheevWasmParams } from '../kernels/zheev-wasm.js';
-import { zhetd2Lower } from '../kernels/zhetrd-lower.js';
 import { heap, loadModule } from '../wasm/runtime.js';
 import { planComplexHeev, type ComplexHeevForce } from '../plan/complex.js';
 import type { OpOptions } from '../tuning.js';
@@ -43,8 +42,10 @@ export type ComplexHeevOptions = OpOptions<ComplexHeevForce>;
 type HeevReq = HeevRequest<FloatArray, Int32Array>;
 type Rotate = (z: number, cs: number, l: number, m: number) => void;
 type Back = (a: number, tau: number, v: number) => void;
+type Reduce = (a: number, tau: number, d: number, e: number, w: number) => number;
 const rotateFor = moduleFactory<ZheevWasmParams, Rotate>(generateZheevWasm, 'rotate', loadModule);
 const backFor = moduleFactory<ZheevWasmParams, Back>(generateZheevWasm, 'back', loadModule);
+const reduceFor = moduleFactory<ZheevWasmParams, Reduce>(generateZheevWasm, 'reduce', loadModule);
 
 /** Largest entries outside [SCALE_BELOW, SCALE_ABOVE] are scaled to near 1 first. */
 const SCALE_BELOW = 2 ** -200;
@@ -53,29 +54,34 @@ const SCALE_ABOVE = 2 ** 200;
 const HAND_BACK = -1;
 
 /**
- * One call's working arrays: a (the working matrix, then the reflectors), tau, cs (a sweep's
- * rotations), z (real, ld zLd(n)) and v (the eigenvectors) in the wasm memory at byte addresses
- * `at`, with float64 views; d, e, w (the reduction's scratch) and order in JavaScript scratch.
+ * One call's working arrays in the wasm memory at byte addresses `at`, with float64 views: a (the
+ * working matrix, then the reflectors), tau, cs (a sweep's rotations), z (real, ld zLd(n)), v (the
+ * eigenvectors), d, e (the tridiagonal) and w (the reduction's scratch); order in JavaScript scratch.
  */
 interface Work {
-  readonly a: Float64Array; readonly tau: Float64Array; readonly cs: Float64Array; readonly z: Float64Array; readonly v: Float64Array;
-  readonly at: { readonly a: number; readonly tau: number; readonly cs: number; readonly z: number; readonly v: number };
-  readonly d: Float64Array; readonly e: Float64Array; readonly w: Float64Array; readonly order: Int32Array;
+  readonly a: Float64Array; readonly cs: Float64Array; readonly z: Float64Array; readonly v: Float64Array;
+  readonly d: Float64Array; readonly e: Float64Array; readonly order: Int32Array;
+  /** zhetd2 'L' on a: false where the matrix goes back. */
+  readonly reduce: () => boolean;
   /** The sweep's rotations on z (null for values only). */
   readonly rotate: ((l: number, m: number) => void) | null;
+  /** V := Q V (null for values only). */
   readonly back: (() => void) | null;
 }
 
 function workFor(n: number, vectors: boolean): Work {
-  const at = { a: 0, tau: 16 * n * n, cs: 16 * n * n + 16 * n, z: 16 * n * n + 32 * n, v: 16 * n * n + 32 * n + 8 * n * zLd(n) };
-  const mem = heap(at.v + 16 * n * n).f64;
-  const view = (byte: number, floats: number): Float64Array => mem.subarray(byte / 8, byte / 8 + floats);
-  const s = cpuScratch().f64('zheevVectors', 4 * n);
+  const sizes = { a: 16 * n * n, v: 16 * n * n, z: 8 * n * zLd(n), tau: 16 * n, cs: 16 * n, w: 16 * n, d: 8 * n, e: 8 * n };
+  let top = 0;
+  const at = {} as Record<keyof typeof sizes, number>;
+  for (const k of Object.keys(sizes) as (keyof typeof sizes)[]) { at[k] = top; top += sizes[k]; }
+  const mem = heap(top).f64;
+  const view = (k: keyof typeof sizes): Float64Array => mem.subarray(at[k] / 8, (at[k] + sizes[k]) / 8);
+  const reduce = reduceFor({ n });
   const rotate = vectors ? rotateFor({ n }) : null;
   const back = vectors ? backFor({ n }) : null;
   return {
-    a: view(at.a, 2 * n * n), tau: view(at.tau, 2 * n), cs: view(at.cs, 2 * n), z: view(at.z, n * zLd(n)), v: view(at.v, 2 * n * n), at,
-    d: s.subarray(0, n), e: s.subarray(n, 2 * n), w: s.subarray(2 * n, 4 * n), order: cpuScratch().i32('zheevOrder', n),
+    a: view('a'), cs: view('cs'), z: view('z'), v: view('v'), d: view('d'), e: view('e'), order: cpuScratch().i32('zheevOrder', n),
+    reduce: () => reduce(at.a, at.tau, at.d, at.e, at.w) === 1,
     rotate: rotate ? (l, m) => rotate(at.z, at.cs, l, m) : null,
     back: back ? () => back(at.a, at.tau, at.v) : null,
   };
@@ -136,7 +142,7 @@ function heevRun(r: HeevReq, n: number, p0: number, count: number, defer: (p: nu
  * ld = n). Returns info (0, or n + 2 for NaN or Inf) or HAND_BACK.
  */
 function heevMatrix(data: FloatArray, off: number, ld: number, n: number, upper: boolean, work: Work): number {
-  const { a, tau, cs, z, v, d, e, w, order } = work;
+  const { a, cs, z, v, d, e, order } = work;
   const lda = 2 * n;
   let amax = 0;
   let bad = 0;
@@ -175,7 +181,7 @@ function heevMatrix(data: FloatArray, off: number, ld: number, n: number, upper:
     scale = 2 ** -Math.round(Math.log2(amax));
     for (let j = 0; j < n; j++) for (let k = j * lda + 2 * j; k < (j + 1) * lda; k++) a[k] = a[k]! * scale;
   }
-  if (!zhetd2Lower(a, n, d, e, tau, w)) return HAND_BACK;
+  if (!work.reduce()) return HAND_BACK;
   const vectors = work.rotate !== null;
   const zld = zLd(n);
   if (vectors) {
