@@ -30,7 +30,7 @@ import type { HeevRequest } from '../../core/op-specs.js';
 import { complexReference } from '../../cpu/complex/backend.js';
 import { cpuScratch, cpuTuning } from '../context.js';
 import { moduleFactory } from '../jit/compile.js';
-import { sortAscending, tridiagonalQl } from '../kernels/tridiagonal-ql.js';
+import { qlState, sortAscending, start, tridiagonalQl, tridiagonalQlPair, type QlState } from '../kernels/tridiagonal-ql.js';
 import { generateZheevWasm, zLd, type ZheevWasmParams } from '../kernels/zheev-wasm.js';
 import { heap, loadModule } from '../wasm/runtime.js';
 import { planComplexHeev, type ComplexHeevForce } from '../plan/complex.js';
@@ -50,41 +50,52 @@ const reduceFor = moduleFactory<ZheevWasmParams, Reduce>(generateZheevWasm, 'red
 /** Largest entries outside [SCALE_BELOW, SCALE_ABOVE] are scaled to near 1 first. */
 const SCALE_BELOW = 2 ** -200;
 const SCALE_ABOVE = 2 ** 200;
-/** What heevMatrix returns where the matrix goes to the reference. */
+/** What prepare returns where the matrix goes to the reference. */
 const HAND_BACK = -1;
 
 /**
- * One call's working arrays in the wasm memory at byte addresses `at`, with float64 views: a (the
+ * One matrix's working arrays in the wasm memory at byte addresses `at`, with float64 views: a (the
  * working matrix, then the reflectors), tau, cs (a sweep's rotations), z (real, ld zLd(n)), v (the
- * eigenvectors), d, e (the tridiagonal) and w (the reduction's scratch); order in JavaScript scratch.
+ * eigenvectors), d, e (the tridiagonal) and w (the reduction's scratch); its QL state, its scale.
  */
-interface Work {
-  readonly a: Float64Array; readonly cs: Float64Array; readonly z: Float64Array; readonly v: Float64Array;
-  readonly d: Float64Array; readonly e: Float64Array; readonly order: Int32Array;
+interface Slot {
+  readonly a: Float64Array; readonly z: Float64Array; readonly v: Float64Array; readonly d: Float64Array; readonly e: Float64Array;
+  readonly ql: QlState;
+  scale: number;
   /** zhetd2 'L' on a: false where the matrix goes back. */
   readonly reduce: () => boolean;
-  /** The sweep's rotations on z (null for values only). */
-  readonly rotate: ((l: number, m: number) => void) | null;
   /** V := Q V (null for values only). */
   readonly back: (() => void) | null;
 }
 
+/** Two slots (two matrices in lockstep through the QL iteration) and the eigenvalues' order. */
+interface Work { readonly slots: readonly [Slot, Slot]; readonly order: Int32Array }
+
+const states: [QlState, QlState] = [qlState(), qlState()];
+
 function workFor(n: number, vectors: boolean): Work {
   const sizes = { a: 16 * n * n, v: 16 * n * n, z: 8 * n * zLd(n), tau: 16 * n, cs: 16 * n, w: 16 * n, d: 8 * n, e: 8 * n };
-  let top = 0;
-  const at = {} as Record<keyof typeof sizes, number>;
-  for (const k of Object.keys(sizes) as (keyof typeof sizes)[]) { at[k] = top; top += sizes[k]; }
-  const mem = heap(top).f64;
-  const view = (k: keyof typeof sizes): Float64Array => mem.subarray(at[k] / 8, (at[k] + sizes[k]) / 8);
+  const keys = Object.keys(sizes) as (keyof typeof sizes)[];
+  const bytes = keys.reduce((t, k) => t + sizes[k], 0);
+  const mem = heap(2 * bytes).f64;
   const reduce = reduceFor({ n });
   const rotate = vectors ? rotateFor({ n }) : null;
   const back = vectors ? backFor({ n }) : null;
-  return {
-    a: view('a'), cs: view('cs'), z: view('z'), v: view('v'), d: view('d'), e: view('e'), order: cpuScratch().i32('zheevOrder', n),
-    reduce: () => reduce(at.a, at.tau, at.d, at.e, at.w) === 1,
-    rotate: rotate ? (l, m) => rotate(at.z, at.cs, l, m) : null,
-    back: back ? () => back(at.a, at.tau, at.v) : null,
+  const slot = (q: 0 | 1): Slot => {
+    let top = q * bytes;
+    const at = {} as Record<keyof typeof sizes, number>;
+    for (const k of keys) { at[k] = top; top += sizes[k]; }
+    const view = (k: keyof typeof sizes): Float64Array => mem.subarray(at[k] / 8, (at[k] + sizes[k]) / 8);
+    const d = view('d'), e = view('e');
+    const ql = states[q];
+    start(ql, d, e, n, view('cs'), rotate ? (l, m) => rotate(at.z, at.cs, l, m) : null);
+    return {
+      a: view('a'), z: view('z'), v: view('v'), d, e, ql, scale: 1,
+      reduce: () => reduce(at.a, at.tau, at.d, at.e, at.w) === 1,
+      back: back ? () => back(at.a, at.tau, at.v) : null,
+    };
   };
+  return { slots: [slot(0), slot(1)], order: cpuScratch().i32('zheevOrder', n) };
 }
 
 export function fastHeevComplex(r: HeevReq, options: ComplexHeevOptions = {}): void {
@@ -101,7 +112,11 @@ export function fastHeevComplex(r: HeevReq, options: ComplexHeevOptions = {}): v
   });
 }
 
-/** `count` matrices of order n from p0 (one strided run, or one matrix of a list). */
+/**
+ * `count` matrices of order n from p0 (one strided run, or one matrix of a list), two at a time:
+ * both loaded and reduced, their QL iterations in lockstep (tridiagonalQlPair), then each
+ * finished and stored.
+ */
 function heevRun(r: HeevReq, n: number, p0: number, count: number, defer: (p: number) => void): void {
   const vectors = r.jobz === 'vectors';
   const upper = r.uplo === 'upper';
@@ -109,26 +124,40 @@ function heevRun(r: HeevReq, n: number, p0: number, count: number, defer: (p: nu
   const A = stridedView(r.a, p0);
   const W = stridedView(r.w, p0);
   const deferred: number[] = [];
-  for (let t = 0; t < count; t++) {
-    const off = A.offset + t * A.stride;
-    const info = heevMatrix(A.data, off, A.ld, n, upper, work);
-    if (info === HAND_BACK) {
-      deferred.push(p0 + t);
-      continue;
+  const info = [0, 0];
+  for (let t = 0; t < count; t += 2) {
+    const two = t + 1 < count;
+    for (let q = 0; q < (two ? 2 : 1); q++) {
+      const slot = work.slots[q]!;
+      info[q] = prepare(A.data, A.offset + (t + q) * A.stride, A.ld, n, upper, slot);
+      if (info[q] === 0) start(slot.ql, slot.d, slot.e, n, slot.ql.cs, slot.ql.rotate);
     }
-    r.info[p0 + t] = info;
-    const wo = W.offset + t * W.stride;
-    if (info !== 0) {
-      W.data.fill(NaN, wo, wo + n);
-      if (vectors) for (let j = 0; j < n; j++) A.data.fill(NaN, 2 * (off + j * A.ld), 2 * (off + j * A.ld + n));
-      continue;
-    }
-    for (let j = 0; j < n; j++) W.data[wo + j] = work.d[j]!;
-    if (vectors) {
-      const v = work.v;
-      for (let j = 0; j < n; j++) {
-        const to = 2 * (off + j * A.ld), from = 2 * j * n;
-        for (let k = 0; k < 2 * n; k++) A.data[to + k] = v[from + k]!;
+    if (two && info[0] === 0 && info[1] === 0) tridiagonalQlPair(work.slots[0].ql, work.slots[1].ql);
+    else for (let q = 0; q < (two ? 2 : 1); q++) if (info[q] === 0) tridiagonalQl(work.slots[q]!.ql);
+    for (let q = 0; q < (two ? 2 : 1); q++) {
+      const slot = work.slots[q]!;
+      const p = t + q;
+      if (info[q] === 0 && slot.ql.failed) info[q] = HAND_BACK;
+      if (info[q] === HAND_BACK) {
+        deferred.push(p0 + p);
+        continue;
+      }
+      r.info[p0 + p] = info[q]!;
+      const off = A.offset + p * A.stride, wo = W.offset + p * W.stride;
+      if (info[q] !== 0) {
+        W.data.fill(NaN, wo, wo + n);
+        if (vectors) for (let j = 0; j < n; j++) A.data.fill(NaN, 2 * (off + j * A.ld), 2 * (off + j * A.ld + n));
+        continue;
+      }
+      finish(slot, n, work.order);
+      const d = slot.d;
+      for (let j = 0; j < n; j++) W.data[wo + j] = d[j]!;
+      if (vectors) {
+        const v = slot.v;
+        for (let j = 0; j < n; j++) {
+          const to = 2 * (off + j * A.ld), from = 2 * j * n;
+          for (let k = 0; k < 2 * n; k++) A.data[to + k] = v[from + k]!;
+        }
       }
     }
   }
@@ -137,16 +166,16 @@ function heevRun(r: HeevReq, n: number, p0: number, count: number, defer: (p: nu
 }
 
 /**
- * One matrix at float offset 2 off of data (ld in complex elements): its eigenvalues into work.d
- * (scaled back) and, with vectors (work.rotate set), its eigenvectors into work.v (interleaved,
- * ld = n). Returns info (0, or n + 2 for NaN or Inf) or HAND_BACK.
+ * One matrix at float offset 2 off of data (ld in complex elements) loaded into the slot (the
+ * lower triangle, the upper one's conjugates where uplo is upper; the diagonal real), scaled, and
+ * reduced to the slot's d and e; with vectors Z set to the identity. Returns 0, n + 2 (NaN or Inf)
+ * or HAND_BACK.
  */
-function heevMatrix(data: FloatArray, off: number, ld: number, n: number, upper: boolean, work: Work): number {
-  const { a, cs, z, v, d, e, order } = work;
+function prepare(data: FloatArray, off: number, ld: number, n: number, upper: boolean, slot: Slot): number {
+  const a = slot.a;
   const lda = 2 * n;
   let amax = 0;
   let bad = 0;
-  // A(i, j) of the lower triangle at a[j lda + 2 i]; the upper triangle's A(j, i) conjugated into it
   for (let j = 0; j < n; j++) {
     const col = 2 * (off + j * ld);
     const dr = data[col + 2 * j]!;
@@ -181,17 +210,23 @@ function heevMatrix(data: FloatArray, off: number, ld: number, n: number, upper:
     scale = 2 ** -Math.round(Math.log2(amax));
     for (let j = 0; j < n; j++) for (let k = j * lda + 2 * j; k < (j + 1) * lda; k++) a[k] = a[k]! * scale;
   }
-  if (!work.reduce()) return HAND_BACK;
-  const vectors = work.rotate !== null;
-  const zld = zLd(n);
-  if (vectors) {
+  slot.scale = scale;
+  if (!slot.reduce()) return HAND_BACK;
+  if (slot.back !== null) {
+    const z = slot.z, zld = zLd(n);
     z.fill(0, 0, n * zld);
     for (let j = 0; j < n; j++) z[j * zld + j] = 1;
   }
-  if (!tridiagonalQl(d, e, n, cs, work.rotate)) return HAND_BACK;
+  return 0;
+}
+
+/** After the QL iteration: the eigenvalues ascending and scaled back; with vectors V = Q Z (Z's columns in their order). */
+function finish(slot: Slot, n: number, order: Int32Array): void {
+  const { d, z, v } = slot;
+  const vectors = slot.back !== null;
   sortAscending(d, n, vectors ? order : null);
   if (vectors) {
-    // V = Z's columns in the eigenvalues' order, then Q V
+    const zld = zLd(n), lda = 2 * n;
     for (let j = 0; j < n; j++) {
       const from = order[j]! * zld, to = j * lda;
       for (let k = 0; k < n; k++) {
@@ -199,8 +234,7 @@ function heevMatrix(data: FloatArray, off: number, ld: number, n: number, upper:
         v[to + 2 * k + 1] = 0;
       }
     }
-    work.back!();
+    slot.back!();
   }
-  if (scale !== 1) for (let j = 0; j < n; j++) d[j] = d[j]! / scale;
-  return 0;
+  if (slot.scale !== 1) for (let j = 0; j < n; j++) d[j] = d[j]! / slot.scale;
 }

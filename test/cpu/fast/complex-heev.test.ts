@@ -16,7 +16,7 @@ import type { Batch } from '../../../src/core/batch.js';
 import { fastHeevComplex, type ComplexHeevOptions } from '../../../src/cpu-fast/ops/zheev.js';
 import { planComplexHeev } from '../../../src/cpu-fast/plan/complex.js';
 import { DEFAULT_CPU_TUNING as T } from '../../../src/cpu-fast/tuning.js';
-import { sortAscending, tridiagonalQl } from '../../../src/cpu-fast/kernels/tridiagonal-ql.js';
+import { qlState, sortAscending, start, tridiagonalQl } from '../../../src/cpu-fast/kernels/tridiagonal-ql.js';
 import { generateZheevWasm } from '../../../src/cpu-fast/kernels/zheev-wasm.js';
 import { complexReference } from '../../../src/cpu/complex/backend.js';
 import {
@@ -179,7 +179,9 @@ test('the tridiagonal QL: eigenvalues of the 1-2-1 matrix, ascending, Z orthogon
       z[i * n + k] = c * u - s * t;
     }
   };
-  assert.ok(tridiagonalQl(d, e, n, cs, rotate));
+  const st = qlState();
+  start(st, d, e, n, cs, rotate);
+  assert.ok(tridiagonalQl(st));
   const order = new Int32Array(n);
   sortAscending(d, n, order);
   for (let k = 0; k < n; k++) assert.ok(Math.abs(d[k]! - (2 - 2 * Math.cos(((k + 1) * Math.PI) / (n + 1)))) < 1e-14, `d[${k}]`);
