@@ -19,6 +19,7 @@ import { DEFAULT_CPU_TUNING as T } from '../../../src/cpu-fast/tuning.js';
 import { qlState, sortAscending, start, tridiagonalQl } from '../../../src/cpu-fast/kernels/tridiagonal-ql.js';
 import { generateZheevWasm } from '../../../src/cpu-fast/kernels/zheev-wasm.js';
 import { complexReference } from '../../../src/cpu/complex/backend.js';
+import { hostComplexOp } from '../../../src/cpu-fast/backend.js';
 import {
   LIST, ODD, Rng, epsOf, get, hermitianFrom, identity, multiply, norm, op, place, random, randomHermitian, randomHpd, ratio, realColumns,
   scaleColumns, set, subtract, zeros, type Layout, type Z,
@@ -122,9 +123,12 @@ function check(n: number, dtype: ComplexDType, uplo: Uplo, layout: Layout, seed:
 }
 
 describe('cpu-fast complex heev (tridiagonal path): residuals, and the reference\'s info and eigenvalues', () => {
-  test('n = 1 ... 17, both types and uplo; strided with odd ld and back to back', () => {
+  test('n = 1 ... 17, both types, each n in both uplo over the two types; strided with odd ld and back to back', () => {
     let seed = 1;
-    for (const dtype of TYPES) for (let n = 1; n <= 17; n++) for (const uplo of ['lower', 'upper'] as const) check(n, dtype, uplo, n % 2 ? ODD : PACKED, seed++);
+    for (const dtype of TYPES) for (let n = 1; n <= 17; n++) {
+      const uplo = (n + (dtype === 'complex64' ? 1 : 0)) % 2 ? 'upper' : 'lower';
+      check(n, dtype, uplo, n % 3 ? ODD : PACKED, seed++);
+    }
   });
   test('list batches, batches of 1, 2 and 3', () => {
     let seed = 100;
@@ -163,6 +167,22 @@ describe('cpu-fast complex heev (tridiagonal path): residuals, and the reference
       assert.deepEqual([...got.v[1]!.d], [...want.v[1]!.d], `${jobz}: A`);
     }
   });
+});
+
+test('spread over the worker pool (the CPU context\'s path): the one-thread results, bit for bit; n = 40', () => {
+  let seed = 700;
+  for (const dtype of TYPES) for (const [n, layout] of [[5, ODD], [16, LIST], [40, PACKED]] as const) {
+    const rng = new Rng(seed++);
+    const ms = KINDS.map((kind) => hermitianFrom(place([matrix(rng, n, kind)], n, n, dtype, PACKED).read(0), 'lower'));
+    const one = run((r: never) => fastHeevComplex(r), ms, n, dtype, 'upper', layout, 'vectors');
+    const pool = run(hostComplexOp('cpu-fast', 'heev') as (r: never) => void, ms, n, dtype, 'upper', layout, 'vectors');
+    assert.deepEqual(pool.info, one.info);
+    ms.forEach((_, p) => {
+      assert.deepEqual(pool.w[p], one.w[p], `${dtype} n=${n} #${p}: w`);
+      assert.deepEqual([...pool.v[p]!.d], [...one.v[p]!.d], `${dtype} n=${n} #${p}: V`);
+    });
+    if (n === 40) check(n, dtype, 'lower', ODD, seed++, ['random', 'clustered', 'hpd']);
+  }
 });
 
 test('the tridiagonal QL: eigenvalues of the 1-2-1 matrix, ascending, Z orthogonal; the plan', () => {
