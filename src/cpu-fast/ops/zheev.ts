@@ -154,9 +154,13 @@ function heevRun(r: HeevReq, n: number, p0: number, count: number, defer: (p: nu
       for (let j = 0; j < n; j++) W.data[wo + j] = d[j]!;
       if (vectors) {
         const v = slot.v;
-        for (let j = 0; j < n; j++) {
-          const to = 2 * (off + j * A.ld), from = 2 * j * n;
-          for (let k = 0; k < 2 * n; k++) A.data[to + k] = v[from + k]!;
+        // one native copy where the columns lie back to back (complex64 rounds in it)
+        if (A.ld === n) A.data.set(v, 2 * off);
+        else {
+          for (let j = 0; j < n; j++) {
+            const to = 2 * (off + j * A.ld), from = 2 * j * n;
+            for (let k = 0; k < 2 * n; k++) A.data[to + k] = v[from + k]!;
+          }
         }
       }
     }
