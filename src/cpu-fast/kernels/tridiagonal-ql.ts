@@ -6,7 +6,7 @@
  *
  * A subdiagonal element is negligible where |e[m]| <= eps * max_{k <= l}(|d[k]| + |e[k]|) (tql2's
  * normwise test: the backward error stays of order eps ||T||). Reused by any tridiagonal
- * eigenproblem of the fast backend (heev's kernels/zhetrd-lower.ts is its first user).
+ * eigenproblem of the fast backend (ops/zheev.ts's heev with vectors is its first user).
  */
 
 const EPS = 2 ** -52;

@@ -8,16 +8,24 @@
  * element stays in a register, so a rotation costs one load and one store a vector).
  *
  * `back(a, tau, v)`: V := Q V = H(0) H(1) ... H(n-2) V (zunmtr's 'L', 'N' on all n columns), the
- * reflectors as kernels/zhetrd-lower.ts leaves them in a (complex interleaved, ld = n, v_i from row
+ * reflectors as `reduce` leaves them in a (complex interleaved, ld = n, v_i from row
  * i + 1 with 1 there), tau complex at tau + 16 i, V complex (ld = n). One f64x2 a complex number;
  * two columns a trip (one load of the reflector for both): s = v^H x as two lane-wise dot products
  * ([hr xr, hi xi] and [hr xi, hi xr]) summed across lanes at the end, then x -= (tau s) v with
  * (ur + i ui) h = splat(ur) [hr, hi] + splat(ui) [-hi, hr]. A zero tau leaves x as it is (u = 0).
  *
- * `reduce(a, tau, d, e, w) -> ok`: kernels/zhetrd-lower.ts's zhetd2Lower (the same steps and the
- * same results within rounding; its comment has the algorithm) on the lower triangle of a (complex,
- * ld = n), d and e float64 at d and e, tau complex, w a scratch of n complex; 0 where a reflector's
- * sum of squares was below SSQ_MIN (the caller hands the matrix back), else 1. zhemv's column
+ * `reduce(a, tau, d, e, w) -> ok`: LAPACK's zhetd2 'L' on the lower triangle of A (complex, ld = n,
+ * the diagonal real): A = Q T Q^H with T real symmetric tridiagonal (d and e float64 at d and e) and
+ * Q = H(0) H(1) ... H(n-2), H(i) = I - tau_i v_i v_i^H, v_i zero above row i + 1, 1 at row i + 1 (stored
+ * there), the rest in A's column i below it; tau complex at tau; w a scratch of n complex. Step i is
+ * zlarfg on alpha = A(i+1, i), x = A(i+2:n, i): beta = -sign(Re alpha) ||(alpha, x)||, tau = ((beta -
+ * Re alpha) / beta, -Im alpha / beta), x := x / (alpha - beta), e_i = beta (real); tau = 0 where x is
+ * zero and alpha real (e_i = Re alpha); then on the trailing block A22, w = tau A22 v,
+ * w -= (tau / 2)(w^H v) v, A22 -= v w^H + w v^H (zhemv, zdotc, zaxpy, zher2; 16/3 n^3 flops). The
+ * norm is the square root of the plain sum of squares: where that sum is below SSQ_MIN (and not
+ * zero) it returns 0 and the caller hands the matrix back (the caller scales A so that its largest
+ * entry is near 1: the sum cannot overflow, and only strongly graded matrices come near the bound),
+ * else 1. zhemv's column
  * pass makes both of its products at once: y(k) += a_kj v_j by splat(vjr) a + splat(vji) [-ai, ar],
  * and y(j) += sum conj(a_kj) v_k as the lane-wise [ar vr, ai vi] and [ar vi, ai vr], summed across
  * lanes after the column; zher2's a_kj -= v_k conj(w_j) + w_k conj(v_j) by splat(wjr) v +
@@ -27,11 +35,13 @@
  * only the row blocks of `rotate` are unrolled, so the module's size grows with n / 16 only.
  */
 import { swapNeg, swapNegHi } from '../wasm/complex.js';
-import { SSQ_MIN } from './zhetrd-lower.js';
 import { Code, encodeModule, type FunctionDef, type ValType } from '../wasm/emit.js';
 import { OP, SIMD } from '../wasm/opcodes.js';
 
 export interface ZheevWasmParams { readonly n: number }
+
+/** The smallest non-zero sum of squares a reflector may have (below it the matrix goes back). */
+export const SSQ_MIN = 1e-280;
 
 /** Vectors of two rows held in locals per pass of `rotate`. */
 const ROW_PAIRS = 8;

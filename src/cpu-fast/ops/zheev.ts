@@ -6,12 +6,13 @@
  * The path, one matrix at a time: the `uplo` triangle loaded into the lower triangle of a float64
  * working matrix (the diagonal's imaginary parts ignored), scaled by a power of two where its largest
  * entry lies outside [2^-200, 2^200]; zhetd2 'L' to a real tridiagonal T = Q^H A Q
- * (kernels/zhetrd-lower.ts); the implicit QL iteration on T (kernels/tridiagonal-ql.ts),
- * with vectors each sweep's rotations applied to a real Z (kernels/zheev-wasm.ts's rotate); the
- * eigenvalues ascending (ties by index, as the reference sorts); with vectors V = Q Z (Z's columns
- * in the eigenvalues' order, then zheev-wasm.ts's back) over A. The working arrays the
- * WebAssembly functions read lie in the thread's wasm memory; the scalar recurrences (the
- * reduction, the QL iteration) run in JavaScript on views of it.
+ * (kernels/zheev-wasm.ts's reduce); the implicit QL iteration on T (kernels/tridiagonal-ql.ts; for
+ * values only the root-free one of kernels/tridiagonal-values.ts), with vectors each sweep's
+ * rotations applied to a real Z (zheev-wasm.ts's rotate); the eigenvalues ascending (ties by index,
+ * as the reference sorts); with vectors V = Q Z (Z's columns in the eigenvalues' order, then
+ * zheev-wasm.ts's back) over A. The working arrays the WebAssembly functions read lie in the
+ * thread's wasm memory; the scalar recurrences (the QL iterations) run in JavaScript, two matrices
+ * in lockstep.
  *
  * Why not Jacobi here: a Jacobi sweep costs about 48 n^3 real flops with vectors, and the
  * reference makes 5 to 8 of them at n = 8 ... 16 (some 250 n^3 in all); this path costs
@@ -31,6 +32,7 @@ import { complexReference } from '../../cpu/complex/backend.js';
 import { cpuScratch, cpuTuning } from '../context.js';
 import { moduleFactory } from '../jit/compile.js';
 import { qlState, sortAscending, start, tridiagonalQl, tridiagonalQlPair, type QlState } from '../kernels/tridiagonal-ql.js';
+import { startValues, tridiagonalValues, tridiagonalValuesPair, valuesState, type ValuesState } from '../kernels/tridiagonal-values.js';
 import { generateZheevWasm, zLd, type ZheevWasmParams } from '../kernels/zheev-wasm.js';
 import { heap, loadModule } from '../wasm/runtime.js';
 import { planComplexHeev, type ComplexHeevForce } from '../plan/complex.js';
@@ -61,6 +63,8 @@ const HAND_BACK = -1;
 interface Slot {
   readonly a: Float64Array; readonly z: Float64Array; readonly v: Float64Array; readonly d: Float64Array; readonly e: Float64Array;
   readonly ql: QlState;
+  /** The values-only iteration's state. */
+  readonly vals: ValuesState;
   scale: number;
   /** zhetd2 'L' on a: false where the matrix goes back. */
   readonly reduce: () => boolean;
@@ -72,6 +76,7 @@ interface Slot {
 interface Work { readonly slots: readonly [Slot, Slot]; readonly order: Int32Array }
 
 const states: [QlState, QlState] = [qlState(), qlState()];
+const valueStates: [ValuesState, ValuesState] = [valuesState(), valuesState()];
 
 function workFor(n: number, vectors: boolean): Work {
   const sizes = { a: 16 * n * n, v: 16 * n * n, z: 8 * n * zLd(n), tau: 16 * n, cs: 16 * n, w: 16 * n, d: 8 * n, e: 8 * n };
@@ -90,7 +95,7 @@ function workFor(n: number, vectors: boolean): Work {
     const ql = states[q];
     start(ql, d, e, n, view('cs'), rotate ? (l, m) => rotate(at.z, at.cs, l, m) : null);
     return {
-      a: view('a'), z: view('z'), v: view('v'), d, e, ql, scale: 1,
+      a: view('a'), z: view('z'), v: view('v'), d, e, ql, vals: valueStates[q], scale: 1,
       reduce: () => reduce(at.a, at.tau, at.d, at.e, at.w) === 1,
       back: back ? () => back(at.a, at.tau, at.v) : null,
     };
@@ -130,14 +135,26 @@ function heevRun(r: HeevReq, n: number, p0: number, count: number, defer: (p: nu
     for (let q = 0; q < (two ? 2 : 1); q++) {
       const slot = work.slots[q]!;
       info[q] = prepare(A.data, A.offset + (t + q) * A.stride, A.ld, n, upper, slot);
-      if (info[q] === 0) start(slot.ql, slot.d, slot.e, n, slot.ql.cs, slot.ql.rotate);
+      if (info[q] !== 0) continue;
+      if (vectors) start(slot.ql, slot.d, slot.e, n, slot.ql.cs, slot.ql.rotate);
+      else startValues(slot.vals, slot.d, slot.e, n);
     }
-    if (two && info[0] === 0 && info[1] === 0) tridiagonalQlPair(work.slots[0].ql, work.slots[1].ql);
-    else for (let q = 0; q < (two ? 2 : 1); q++) if (info[q] === 0) tridiagonalQl(work.slots[q]!.ql);
+    const [s0, s1] = work.slots;
+    if (two && info[0] === 0 && info[1] === 0) {
+      if (vectors) tridiagonalQlPair(s0.ql, s1.ql);
+      else tridiagonalValuesPair(s0.vals, s1.vals);
+    } else {
+      for (let q = 0; q < (two ? 2 : 1); q++) {
+        if (info[q] !== 0) continue;
+        const slot = work.slots[q]!;
+        if (vectors) tridiagonalQl(slot.ql);
+        else tridiagonalValues(slot.vals);
+      }
+    }
     for (let q = 0; q < (two ? 2 : 1); q++) {
       const slot = work.slots[q]!;
       const p = t + q;
-      if (info[q] === 0 && slot.ql.failed) info[q] = HAND_BACK;
+      if (info[q] === 0 && (vectors ? slot.ql.failed : slot.vals.failed)) info[q] = HAND_BACK;
       if (info[q] === HAND_BACK) {
         deferred.push(p0 + p);
         continue;
