@@ -55,7 +55,7 @@ export interface CpuTuning {
   readonly complexLuWasmPairLoopMin: number;
   readonly complexQrWasmPairs: SizeRange;
   readonly complexGetriWasmPairs: SizeRange;
-  readonly complexHeevTridiagonal: SizeRange;
+  readonly complexHeevTridiagonal: Readonly<{ vectors: SizeRange; values: SizeRange }>;
   readonly luWasmBlock: Readonly<{ min: number; nb: number }>;
   readonly luWasmPairsMax: number;
   readonly luBlocked: Blocking;
@@ -349,17 +349,18 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
    */
   complexGetriWasmPairs: Object.freeze({ min: 1, max: 16 }),
   /**
-   * Complex heev by reduction to a real tridiagonal and QL (ops/zheev.ts) while n is in this range;
-   * the complex reference's Jacobi beside it. Measured on the 2-core EPYC (2026-11-30, one thread,
-   * CPU time, ns a matrix with vectors, this / the reference, a machine under heavy load):
-   * complex128 n = 2 175-390 / 235-478, 3 558-904 / 1858-2964, 4 1036-1506 / 4901-7801, 8 3530-4508 /
-   * 28230-78116, 16 14065-21586 / 196963-685035, 24 32888 / 593173, 32 67062 / 1368790, 48 194720 /
-   * 4528090; values only 2 128-155 / 173-279, 16 7399-9246 / 154720-444656. Faster at every order
-   * measured and by a growing margin (about 19 n^3 flops against the reference's 250 n^3 and its
-   * Gram-Schmidt pass above 32); 512 bounds the working memory (two matrices of about 40 n^2 bytes
-   * in the wasm memory).
+   * Complex heev by reduction to a real tridiagonal and QL (ops/zheev.ts) while n is in the job's
+   * range; the complex reference's Jacobi beside it. Measured on the 2-core EPYC (2026-11-30, one
+   * thread, CPU time, ns a matrix, this / the reference, a machine under load): with vectors
+   * complex128 n = 1 99 / 58, 2 175-233 / 235-288 (complex64 248-273 / 239-246: n = 2 is the
+   * reference's one rotation), 3 558-998 / 1774-3173, 4 1036-1794 / 4901-8087, 8 3172-4673 /
+   * 28230-81271, 16 13551-21586 / 196963-784275, 24 32888 / 593173, 32 67062 / 1368790, 48 194720 /
+   * 4528090; values only n = 1 64 / 36, 2 102-157 / 173-279, 16 6423-7399 / 426469-450837. Faster
+   * from 3 (vectors) and 2 (values) at every order measured, by a growing margin (about 19 n^3
+   * flops against the reference's 250 n^3 and its Gram-Schmidt pass above 32); 512 bounds the
+   * working memory (two matrices of about 40 n^2 bytes in the wasm memory).
    */
-  complexHeevTridiagonal: Object.freeze({ min: 1, max: 512 }),
+  complexHeevTridiagonal: Object.freeze({ vectors: Object.freeze({ min: 3, max: 512 }), values: Object.freeze({ min: 2, max: 512 }) }),
   /**
    * The delayed-update WebAssembly LU (kernels/getrf-block-wasm.ts: panels of nb columns, the
    * trailing matrix updated from 4 x 4 register tiles) from min(m, n) >= min up to luWasmMax, in

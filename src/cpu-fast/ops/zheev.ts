@@ -109,7 +109,7 @@ export function fastHeevComplex(r: HeevReq, options: ComplexHeevOptions = {}): v
     shapeOf: r.a,
     kernel(m, p0, count): boolean {
       const tuning = options.tuning ?? cpuTuning();
-      if (planComplexHeev({ n: m.rows }, tuning, options.force) === 'reference') return false;
+      if (planComplexHeev({ n: m.rows, jobz: r.jobz }, tuning, options.force) === 'reference') return false;
       heevRun(r, m.rows, p0, count, (p) => fallback(sliceRequest(r, p, p + 1)));
       return true;
     },

@@ -111,10 +111,10 @@ export function planComplexPairs(p: ComplexQrProblem, tuning: CpuTuning, force: 
 export type ComplexHeevVariant = 'reference' | 'tridiagonal';
 export interface ComplexHeevForce { readonly variant?: ComplexHeevVariant }
 
-/** heev: the tridiagonal path while n is within `complexHeevTridiagonal`, else the reference (n = 0: the reference). */
-export function planComplexHeev(p: { readonly n: number }, tuning: CpuTuning, force: ComplexHeevForce = {}): ComplexHeevVariant {
+/** heev: the tridiagonal path while n is within `complexHeevTridiagonal`'s range for the job, else the reference (n = 0: the reference). */
+export function planComplexHeev(p: { readonly n: number; readonly jobz: 'vectors' | 'values' }, tuning: CpuTuning, force: ComplexHeevForce = {}): ComplexHeevVariant {
   if (p.n === 0) return 'reference';
   if (force.variant) return force.variant;
-  const range = tuning.complexHeevTridiagonal;
+  const range = tuning.complexHeevTridiagonal[p.jobz];
   return p.n >= range.min && p.n <= range.max ? 'tridiagonal' : 'reference';
 }

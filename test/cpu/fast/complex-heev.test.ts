@@ -230,9 +230,13 @@ test('the tridiagonal QL: eigenvalues of the 1-2-1 matrix, ascending, Z orthogon
     sortAscending(dv, m, null);
     for (let k = 0; k < m; k++) assert.ok(Math.abs(dv[k]! - (2 - 2 * Math.cos(((k + 1) * Math.PI) / (m + 1)))) < 1e-14, `values n=${m} d[${k}]`);
   }
-  assert.equal(planComplexHeev({ n: 0 }, T), 'reference');
-  assert.equal(planComplexHeev({ n: 4 }, T, { variant: 'reference' }), 'reference');
-  assert.equal(planComplexHeev({ n: 16 }, T), 'tridiagonal');
+  assert.equal(planComplexHeev({ n: 0, jobz: 'vectors' }, T, { variant: 'tridiagonal' }), 'reference');
+  assert.equal(planComplexHeev({ n: 4, jobz: 'vectors' }, T, { variant: 'reference' }), 'reference');
+  assert.equal(planComplexHeev({ n: 1, jobz: 'values' }, T), 'reference');
+  assert.equal(planComplexHeev({ n: 2, jobz: 'values' }, T), 'tridiagonal');
+  assert.equal(planComplexHeev({ n: 2, jobz: 'vectors' }, T), 'reference');
+  for (const jobz of ['vectors', 'values'] as const) for (const n of [3, 16, 512]) assert.equal(planComplexHeev({ n, jobz }, T), 'tridiagonal');
+  assert.equal(planComplexHeev({ n: 513, jobz: 'values' }, T), 'reference');
   for (const n of [1, 2, 3, 16, 17, 40]) assert.ok(WebAssembly.validate(generateZheevWasm({ n })), `zheev-wasm n=${n}`);
   assert.throws(() => generateZheevWasm({ n: 0 }), /n must be a positive integer/);
 });
