@@ -1,7 +1,8 @@
 // The fast CPU backend's complex ops on one thread against the complex reference and numpy's stacked
 // complex calls: potrf (np.linalg.cholesky), posv and gesv (np.linalg.solve, one right-hand side),
 // gemm (np.matmul: C := A B, beta = 0), getrf (scipy's lu_factor per matrix where scipy is
-// importable), geqrf (np.linalg.qr mode 'raw'), heev (np.linalg.eigh, eigenvectors), gesvd
+// importable), geqrf (np.linalg.qr mode 'raw'), heev (np.linalg.eigh, eigenvectors), heevvals (heev with
+// jobz 'values' against np.linalg.eigvalsh), gesvd
 // (np.linalg.svd, thin U and V^H), inv (getrf then getri against np.linalg.inv) and qr (geqrf then orgqr
 // against np.linalg.qr, mode 'reduced'). The myriad column
 // runs what the fast backend runs for the op (its complex kernels, or the complex reference where it
@@ -13,15 +14,16 @@ import { complexReference } from '../dist/src/cpu/complex/backend.js';
 import { fastCpuBackend, hostComplexOp } from '../dist/src/cpu-fast/backend.js';
 
 const ops = (process.argv[2] ?? 'potrf,posv,gesv,getrf').split(',');
-const HERMITIAN = new Set(['potrf', 'posv', 'heev']);
-const UNWEIGHTED = new Set(['heev', 'gesvd', 'geqrf', 'qr']);
+const HERMITIAN = new Set(['potrf', 'posv', 'heev', 'heevvals']);
+const UNWEIGHTED = new Set(['heev', 'heevvals', 'gesvd', 'geqrf', 'qr']);
 /** inv is getrf then getri, as np.linalg.inv's one call. */
 const inv = (getrf, getri) => (r) => { getrf(r); getri(r); };
 /** qr is geqrf then orgqr, as np.linalg.qr's one call (mode 'reduced'). */
 const qr = (geqrf, orgqr) => (r) => { geqrf(r); orgqr({ a: r.a, tau: r.tau }); };
-const fastOp = (op) => op === 'inv' ? inv(fastOf('getrf'), fastOf('getri')) : op === 'qr' ? qr(fastOf('geqrf'), fastOf('orgqr')) : fastOf(op);
+const fastOp = (op) => op === 'inv' ? inv(fastOf('getrf'), fastOf('getri')) : op === 'qr' ? qr(fastOf('geqrf'), fastOf('orgqr')) : op === 'heevvals' ? fastOf('heev') : fastOf(op);
 const fastOf = (op) => FAST_COMPLEX[op] ?? hostComplexOp(fastCpuBackend.name, op);
-const referenceOp = (op) => op === 'inv' ? inv(complexReference.getrf, complexReference.getri) : op === 'qr' ? qr(complexReference.geqrf, complexReference.orgqr) : complexReference[op];
+const referenceOp = (op) => op === 'inv' ? inv(complexReference.getrf, complexReference.getri) : op === 'qr' ? qr(complexReference.geqrf, complexReference.orgqr)
+  : op === 'heevvals' ? complexReference.heev : complexReference[op];
 const sizes = (process.argv[3] ?? '2,4,8,12,16').split(',').map(Number);
 const dtypes = (process.argv[4] ?? 'complex128,complex64').split(',');
 const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
@@ -35,7 +37,7 @@ rng = np.random.default_rng(1)
 z = lambda *s: rng.uniform(-1, 1, s) + 1j * rng.uniform(-1, 1, s)
 g = z(count, n, n)
 if op in ('potrf', 'posv'): a = (g @ g.conj().transpose(0, 2, 1) + n * np.eye(n)).astype(dt)
-elif op == 'heev': a = (g + g.conj().transpose(0, 2, 1)).astype(dt)
+elif op in ('heev', 'heevvals'): a = (g + g.conj().transpose(0, 2, 1)).astype(dt)
 elif op in ('geqrf', 'gesvd', 'qr'): a = g.astype(dt)
 else: a = (g + 2 * n * np.eye(n)).astype(dt)
 b = z(count, n, 1).astype(dt)
@@ -44,6 +46,7 @@ elif op in ('posv', 'gesv'): fn = lambda: np.linalg.solve(a, b)
 elif op == 'geqrf': fn = lambda: np.linalg.qr(a, mode='raw')
 elif op == 'qr': fn = lambda: np.linalg.qr(a)
 elif op == 'heev': fn = lambda: np.linalg.eigh(a)
+elif op == 'heevvals': fn = lambda: np.linalg.eigvalsh(a)
 elif op == 'gesvd': fn = lambda: np.linalg.svd(a, full_matrices=False)
 elif op == 'inv': fn = lambda: np.linalg.inv(a)
 elif op == 'gemm':
@@ -110,14 +113,14 @@ function requestFor(op, n, count, dtype, r, a, b, c) {
     case 'getrf': case 'inv': return { a, ipiv: r.ipiv, pivotStride: n, info: r.info };
     case 'gemm': return { transA: 'N', transB: 'N', alpha: [1, 0], a, b, beta: [0, 0], c };
     case 'geqrf': case 'qr': return { a, tau: column(new real(2 * n * count), true), info: r.info };
-    case 'heev': return { jobz: 'vectors', uplo: r.uplo, a, w: column(new real(n * count), false), info: r.info };
+    case 'heev': case 'heevvals': return { jobz: op === 'heev' ? 'vectors' : 'values', uplo: r.uplo, a, w: column(new real(n * count), false), info: r.info };
     case 'gesvd': return { a, s: column(new real(n * count), false), u: square(), vt: square(), info: r.info };
     default: return r;
   }
 }
 
 // The Jacobi ops (heev, gesvd) cost tens of times a factorisation: a smaller batch keeps a row to seconds.
-const JACOBI = new Set(['heev', 'gesvd']);
+const JACOBI = new Set(['heev', 'heevvals', 'gesvd']);
 const countFor = (n, op) => Math.floor(Math.max(1000, Math.min(20000, Math.floor(2e6 / (n * n)))) / (JACOBI.has(op) ? 10 : 1));
 // One untimed row first: the first row of a process otherwise came out up to 2x slow (n = 2 gemm;
 // process CPU time counts the garbage collector's threads, busiest while the heap first grows).

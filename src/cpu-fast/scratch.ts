@@ -7,15 +7,15 @@
 
 /** float64 scratches: the unrolled LU's working copy and right-hand side, the WebAssembly solves' columns. */
 export type F64Scratch = 'getrfJs' | 'getrfJsRhs' | 'zgetrfJs' | 'zgetrfJsRhs' | 'getrfWasmSolve' | 'getrfBlockedSolve' | 'potrfWasmSolve';
-/** int32 scratches: the blocked LU's pivots, the blocked inverses' leaf info. */
-export type I32Scratch = 'getrfBlockedPivots' | 'trtriLeafInfo';
+/** int32 scratches: the blocked LU's pivots, the blocked inverses' leaf info, heev's eigenvalue order. */
+export type I32Scratch = 'getrfBlockedPivots' | 'trtriLeafInfo' | 'zheevOrder';
 
 export class Scratch {
   private readonly f64s: Record<F64Scratch, Float64Array> = {
     getrfJs: new Float64Array(100), getrfJsRhs: new Float64Array(10), zgetrfJs: new Float64Array(200), zgetrfJsRhs: new Float64Array(20),
     getrfWasmSolve: new Float64Array(64), getrfBlockedSolve: new Float64Array(64), potrfWasmSolve: new Float64Array(64),
   };
-  private readonly i32s: Record<I32Scratch, Int32Array> = { getrfBlockedPivots: new Int32Array(64), trtriLeafInfo: new Int32Array(64) };
+  private readonly i32s: Record<I32Scratch, Int32Array> = { getrfBlockedPivots: new Int32Array(64), trtriLeafInfo: new Int32Array(64), zheevOrder: new Int32Array(16) };
 
   /** User `key`'s float64 scratch, at least `length` long. */
   f64(key: F64Scratch, length: number): Float64Array {

@@ -55,6 +55,7 @@ export interface CpuTuning {
   readonly complexLuWasmPairLoopMin: number;
   readonly complexQrWasmPairs: SizeRange;
   readonly complexGetriWasmPairs: SizeRange;
+  readonly complexHeevTridiagonal: Readonly<{ vectors: SizeRange; values: SizeRange }>;
   readonly luWasmBlock: Readonly<{ min: number; nb: number }>;
   readonly luWasmPairsMax: number;
   readonly luBlocked: Blocking;
@@ -347,6 +348,19 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
    * inverse, two matrices at a time").
    */
   complexGetriWasmPairs: Object.freeze({ min: 1, max: 16 }),
+  /**
+   * Complex heev by reduction to a real tridiagonal and QL (ops/zheev.ts) while n is in the job's
+   * range; the complex reference's Jacobi beside it. Measured on the 2-core EPYC (2026-11-30, one
+   * thread, CPU time, ns a matrix, this / the reference, a machine under load): with vectors
+   * complex128 n = 1 99 / 58, 2 175-233 / 235-288 (complex64 248-273 / 239-246: n = 2 is the
+   * reference's one rotation), 3 558-998 / 1774-3173, 4 1036-1794 / 4901-8087, 8 3172-4673 /
+   * 28230-81271, 16 13551-21586 / 196963-784275, 24 32888 / 593173, 32 67062 / 1368790, 48 194720 /
+   * 4528090; values only n = 1 64 / 36, 2 102-157 / 173-279, 16 6423-7399 / 426469-450837. Faster
+   * from 3 (vectors) and 2 (values) at every order measured, by a growing margin (about 19 n^3
+   * flops against the reference's 250 n^3 and its Gram-Schmidt pass above 32); 512 bounds the
+   * working memory (two matrices of about 40 n^2 bytes in the wasm memory).
+   */
+  complexHeevTridiagonal: Object.freeze({ vectors: Object.freeze({ min: 3, max: 512 }), values: Object.freeze({ min: 2, max: 512 }) }),
   /**
    * The delayed-update WebAssembly LU (kernels/getrf-block-wasm.ts: panels of nb columns, the
    * trailing matrix updated from 4 x 4 register tiles) from min(m, n) >= min up to luWasmMax, in

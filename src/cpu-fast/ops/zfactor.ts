@@ -23,6 +23,7 @@ import { sliceRequest } from '../split.js';
 import { zgetrfWasm } from './zgetrf-wasm.js';
 import { zgeqrfWasm } from './zgeqrf-wasm.js';
 import { zgetriWasm } from './zgetri-wasm.js';
+import { fastHeevComplex } from './zheev.js';
 
 const choleskyFor = kernelFactory<ZpotrfJsParams, ZpotrfJsKernel>(generateZpotrfJs);
 const luFor = kernelFactory<ZgetrfJsParams, ZgetrfJsKernel>(generateZgetrfJs);
@@ -153,7 +154,7 @@ export const fastGetrsComplex = (r: ComplexGetrsRequest<FloatArray, Int32Array>,
   runLu('getrs', r, ref.getrs, options);
 
 /** The complex ops with fast kernels. */
-export type ComplexFastOp = ComplexFactorOp | 'gemm' | 'trsm' | 'geqrf' | 'orgqr' | 'getri';
+export type ComplexFastOp = ComplexFactorOp | 'gemm' | 'trsm' | 'geqrf' | 'orgqr' | 'getri' | 'heev';
 
 /** The complex ops with fast kernels, by name. */
 export const FAST_COMPLEX: { readonly [K in ComplexFastOp]: (r: never) => void } = Object.freeze({
@@ -161,4 +162,5 @@ export const FAST_COMPLEX: { readonly [K in ComplexFastOp]: (r: never) => void }
   getrf: fastGetrfComplex, gesv: fastGesvComplex, getrs: fastGetrsComplex,
   gemm: fastGemmComplex, trsm: fastTrsmComplex,
   geqrf: fastGeqrfComplex, orgqr: fastOrgqrComplex, getri: fastGetriComplex,
+  heev: fastHeevComplex,
 });
