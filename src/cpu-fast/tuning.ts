@@ -55,6 +55,7 @@ export interface CpuTuning {
   readonly complexLuWasmPairLoopMin: number;
   readonly complexQrWasmPairs: SizeRange;
   readonly complexGetriWasmPairs: SizeRange;
+  readonly complexGesvdWasmPairs: SizeRange;
   readonly luWasmBlock: Readonly<{ min: number; nb: number }>;
   readonly luWasmPairsMax: number;
   readonly luBlocked: Blocking;
@@ -347,6 +348,12 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
    * inverse, two matrices at a time").
    */
   complexGetriWasmPairs: Object.freeze({ min: 1, max: 16 }),
+  /**
+   * Complex gesvd's Jacobi sweeps two matrices at a time (kernels/zgesvd-interleaved.ts) while
+   * max(m, n) is in this range; the complex reference beside it. Measurement: docs/cpu-backend.md
+   * (Complex kernels, "SVD, two matrices at a time").
+   */
+  complexGesvdWasmPairs: Object.freeze({ min: 1, max: 16 }),
   /**
    * The delayed-update WebAssembly LU (kernels/getrf-block-wasm.ts: panels of nb columns, the
    * trailing matrix updated from 4 x 4 register tiles) from min(m, n) >= min up to luWasmMax, in

@@ -1,0 +1,188 @@
+/**
+ * gesvd on complex batches through the two-matrix WebAssembly Jacobi sweeps
+ * (kernels/zgesvd-interleaved.ts), the rest as the reference does it (src/cpu/complex/zgesvd.ts):
+ * each matrix copied into the kernel's memory as G = A (m >= n) or A^H (m < n), float64 pairs
+ * (complex64 widened), checked (a value not finite: info k + 2 and NaN outputs for that matrix
+ * alone, not sent to the kernel) and scaled by the reference's power of two; the finite ones
+ * swept two at a time (an odd count's last alone); then per matrix the column norms, the
+ * reference's selection sort (its swaps replayed on an index), U, VT and s written to the caller
+ * (complex64 rounded once), info 0 or k + 1 (the sweep limit). A matrix with an exactly zero
+ * singular value (where the reference completes U's columns) is handed to `defer`, which runs the
+ * reference on it.
+ */
+import { REORTHOGONALIZE_ABOVE } from '../../core/algorithms.js';
+import type { MatrixView } from '../../core/batch.js';
+import type { FloatArray } from '../../core/dtype.js';
+import type { GesvdRequest } from '../../core/op-specs.js';
+import { scaleForMax } from '../../cpu/lapack/jacobi.js';
+import { wasmChunk } from '../context.js';
+import { moduleFactory } from '../jit/compile.js';
+import { generateZgesvdInterleaved, zgesvdInterleavedScratch, type ZgesvdInterleavedParams } from '../kernels/zgesvd-interleaved.js';
+import { heap, heapInts, loadModule } from '../wasm/runtime.js';
+import { stridedView } from './run-batch.js';
+
+type WasmPairs = (g: number, v: number, ok: number, pairs: number, scratch: number) => void;
+type WasmPair = (g0: number, g1: number, v0: number, v1: number, scratch: number) => number;
+const pairsFor = moduleFactory<ZgesvdInterleavedParams, WasmPairs>(generateZgesvdInterleaved, 'zgesvd2', loadModule);
+const pairFor = moduleFactory<ZgesvdInterleavedParams, WasmPair>(generateZgesvdInterleaved, 'pair', loadModule);
+
+type GesvdReq = GesvdRequest<FloatArray, Int32Array>;
+type View = MatrixView<FloatArray> & { stride: number };
+
+/** The singular values of one matrix and their order (the reference's sort replayed). */
+let values = new Float64Array(REORTHOGONALIZE_ABOVE);
+let order = new Int32Array(REORTHOGONALIZE_ABOVE);
+
+/** `count` matrices of A (m x n) from p0 (one strided run, or one matrix of a list). */
+export function zgesvdWasm(r: GesvdReq, m: number, n: number, p0: number, count: number, defer: (p: number) => void): void {
+  const big = Math.max(m, n), k = Math.min(m, n), tall = m >= n;
+  // the reference reorthogonalizes V above this order; the kernel does not
+  if (k > REORTHOGONALIZE_ABOVE) throw new Error(`zgesvd-wasm: min(m, n) = ${k} is above ${REORTHOGONALIZE_ABOVE}`);
+  const vectors = tall ? r.vt !== undefined : r.u !== undefined;
+  const params: ZgesvdInterleavedParams = { m: big, n: k, vectors };
+  const pairs = pairsFor(params);
+  const pair = pairFor(params);
+  const gPer = 2 * big * k, vPer = vectors ? 2 * k * k : 0;
+  const chunk = wasmChunk(count, (gPer + vPer) * 8 + 16);
+  const vBase = chunk * gPer * 8, okBase = vBase + chunk * vPer * 8;
+  const work = (okBase + 4 * ((chunk + 1) >> 1) + 15) & ~15;
+  const mem = heap(work + zgesvdInterleavedScratch(params)).f64;
+  const ints = heapInts();
+  const A = stridedView(r.a, p0), S = stridedView(r.s, p0);
+  const U = r.u ? stridedView(r.u, p0) : undefined, VT = r.vt ? stridedView(r.vt, p0) : undefined;
+  const good = new Int32Array(chunk), scales = new Float64Array(chunk);
+  const deferred: number[] = [];
+  for (let q0 = p0; q0 < p0 + count; q0 += chunk) {
+    const c = Math.min(chunk, p0 + count - q0);
+    // the finite matrices, back to back
+    let found = 0;
+    for (let t = 0; t < c; t++) {
+      const p = q0 + t;
+      const amax = copyIn(A, p - p0, tall, mem, found * gPer, big);
+      if (Number.isNaN(amax)) {
+        r.info[p] = k + 2;
+        fillNaN(p - p0, k, S, U, VT);
+        continue;
+      }
+      const scale = scaleForMax(amax);
+      if (scale !== 1) for (let x = found * gPer; x < (found + 1) * gPer; x++) mem[x] *= scale;
+      good[found] = p;
+      scales[found] = scale;
+      found++;
+    }
+    const half = found >> 1;
+    if (half > 0) pairs(0, vBase, okBase, half, work);
+    // an odd count's last matrix on its own
+    if (found & 1) {
+      const g = (found - 1) * gPer * 8, v = vBase + (found - 1) * vPer * 8;
+      ints[okBase / 4 + half] = pair(g, g, v, v, work);
+    }
+    for (let t = 0; t < found; t++) {
+      const converged = (ints[okBase / 4 + (t >> 1)]! >> (t & 1)) & 1;
+      const p = good[t]!;
+      if (!finish(p - p0, tall, big, k, mem, t * gPer, vBase / 8 + t * vPer, scales[t]!, S, U, VT)) {
+        deferred.push(p);
+        continue;
+      }
+      r.info[p] = converged ? 0 : k + 1;
+    }
+  }
+  for (const p of deferred) defer(p);
+}
+
+/**
+ * Matrix t of A into G at `to` (A itself, or A^H where A is wide; ld = big); returns the largest
+ * |part|, or NaN where a part is not finite.
+ */
+function copyIn(A: View, t: number, tall: boolean, g: Float64Array, to: number, big: number): number {
+  const { data, ld, rows, cols } = A;
+  const from = A.offset + t * A.stride;
+  let amax = 0;
+  for (let j = 0; j < cols; j++) {
+    const s0 = 2 * (from + j * ld);
+    for (let i = 0; i < rows; i++) {
+      const re = data[s0 + 2 * i]!, im = data[s0 + 2 * i + 1]!;
+      const d = to + 2 * (tall ? i + j * big : j + i * big);
+      g[d] = re;
+      g[d + 1] = tall ? im : -im;
+      const ar = Math.abs(re), ai = Math.abs(im);
+      if (!(ar <= Number.MAX_VALUE && ai <= Number.MAX_VALUE)) return NaN;
+      if (ar > amax) amax = ar;
+      if (ai > amax) amax = ai;
+    }
+  }
+  return amax;
+}
+
+/**
+ * The reference's ending for matrix t: norms, sort, s, U and VT to the caller. False (nothing
+ * written) where a singular value is exactly zero.
+ */
+function finish(t: number, tall: boolean, big: number, k: number, g: Float64Array, gOff: number, vOff: number,
+  scale: number, S: View, U: View | undefined, VT: View | undefined): boolean {
+  if (values.length < k) {
+    values = new Float64Array(k);
+    order = new Int32Array(k);
+  }
+  for (let j = 0; j < k; j++) {
+    let nrm = 0;
+    for (let x = gOff + 2 * j * big; x < gOff + 2 * (j + 1) * big; x++) nrm += g[x]! ** 2;
+    values[j] = Math.sqrt(nrm);
+    order[j] = j;
+  }
+  // lapack/jacobi.ts sortWithColumns, descending, its swaps on `order`
+  for (let j = 0; j < k - 1; j++) {
+    let best = j;
+    for (let q = j + 1; q < k; q++) if (values[q]! > values[best]!) best = q;
+    if (best === j) continue;
+    const d = values[j]!; values[j] = values[best]!; values[best] = d;
+    const o = order[j]!; order[j] = order[best]!; order[best] = o;
+  }
+  if (k > 0 && values[k - 1] === 0) return false;
+  const s0 = S.offset + t * S.stride;
+  for (let j = 0; j < k; j++) S.data[s0 + j] = values[j]! / scale;
+  const m = tall ? big : k, n = tall ? k : big;
+  // Tall: U = G (normalised columns), VT = V^H. Wide: U = V, VT = G^H (normalised).
+  if (U) {
+    const u0 = U.offset + t * U.stride;
+    for (let j = 0; j < k; j++) {
+      const d0 = 2 * (u0 + j * U.ld);
+      if (tall) {
+        const x0 = gOff + 2 * order[j]! * big, sj = values[j]!;
+        for (let i = 0; i < 2 * m; i++) U.data[d0 + i] = g[x0 + i]! / sj;
+      } else {
+        const x0 = vOff + 2 * order[j]! * k;
+        for (let i = 0; i < 2 * m; i++) U.data[d0 + i] = g[x0 + i]!;
+      }
+    }
+  }
+  if (VT) {
+    const w0 = VT.offset + t * VT.stride;
+    for (let q = 0; q < k; q++) {
+      // row q of VT: conj of column order[q] of V (tall) or of normalised G (wide)
+      const x0 = tall ? vOff + 2 * order[q]! * k : gOff + 2 * order[q]! * big, sq = tall ? 1 : values[q]!;
+      for (let j = 0; j < n; j++) {
+        const d = 2 * (w0 + q + j * VT.ld);
+        if (tall) {
+          VT.data[d] = g[x0 + 2 * j]!;
+          VT.data[d + 1] = -g[x0 + 2 * j + 1]!;
+        } else {
+          VT.data[d] = g[x0 + 2 * j]! / sq;
+          VT.data[d + 1] = -(g[x0 + 2 * j + 1]! / sq);
+        }
+      }
+    }
+  }
+  return true;
+}
+
+/** s, U and VT of the run's matrix t NaN (a value of A not finite). */
+function fillNaN(t: number, k: number, S: View, U: View | undefined, VT: View | undefined): void {
+  const s0 = S.offset + t * S.stride;
+  S.data.fill(NaN, s0, s0 + k);
+  for (const M of [U, VT]) {
+    if (!M) continue;
+    const o = M.offset + t * M.stride;
+    for (let j = 0; j < M.cols; j++) M.data.fill(NaN, 2 * (o + j * M.ld), 2 * (o + j * M.ld + M.rows));
+  }
+}
