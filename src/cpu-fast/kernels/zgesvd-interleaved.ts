@@ -80,12 +80,11 @@ function pairFunction(p: ZgesvdInterleavedParams): FunctionDef {
       load(px, o + 16); c.set(xi);
       load(py, o); c.set(yr);
       load(py, o + 16); c.set(yi);
-      // x := c x - s conj(e) y
-      store(px, o, () => { mul(cs, xr); c.get(sn); mul(er, yr); mul(ei, yi); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub); });
-      store(px, o + 16, () => { mul(cs, xi); c.get(sn); mul(er, yi); mul(ei, yr); c.simd(SIMD.f64x2Sub).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub); });
-      // y := s e x + c y
-      store(py, o, () => { c.get(sn); mul(er, xr); mul(ei, xi); c.simd(SIMD.f64x2Sub).simd(SIMD.f64x2Mul); mul(cs, yr); c.simd(SIMD.f64x2Add); });
-      store(py, o + 16, () => { c.get(sn); mul(er, xi); mul(ei, xr); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Mul); mul(cs, yi); c.simd(SIMD.f64x2Add); });
+      // x := c x - s conj(e) y, y := s e x + c y; (a, b) = s e in (er, ei)
+      store(px, o, () => { mul(cs, xr); mul(er, yr); mul(ei, yi); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sub); });
+      store(px, o + 16, () => { mul(cs, xi); mul(er, yi); mul(ei, yr); c.simd(SIMD.f64x2Sub).simd(SIMD.f64x2Sub); });
+      store(py, o, () => { mul(cs, yr); mul(er, xr); mul(ei, xi); c.simd(SIMD.f64x2Sub).simd(SIMD.f64x2Add); });
+      store(py, o + 16, () => { mul(cs, yi); mul(er, xi); mul(ei, xr); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Add); });
     }
   };
 
@@ -131,8 +130,10 @@ function pairFunction(p: ZgesvdInterleavedParams): FunctionDef {
       mul(t, cs); c.set(sn);
       select(() => c.get(cs), () => c.f64x2(1), rot); c.set(cs);
       select(() => c.get(sn), () => c.f64x2(0), rot); c.set(sn);
-      select(() => c.get(gr).get(gamma).simd(SIMD.f64x2Div), () => c.f64x2(0), rot); c.set(er);
-      select(() => c.get(gi).get(gamma).simd(SIMD.f64x2Div), () => c.f64x2(0), rot); c.set(ei);
+      // s e = (s / gamma) g
+      c.get(sn).get(gamma).simd(SIMD.f64x2Div).set(t);
+      select(() => mul(t, gr), () => c.f64x2(0), rot); c.set(er);
+      select(() => mul(t, gi), () => c.f64x2(0), rot); c.set(ei);
       rotate(pp, qp, m);
       if (vectors) rotate(vp, vq, n);
     });
