@@ -25,7 +25,7 @@
 import { MAX_SWEEPS } from '../../core/algorithms.js';
 import { Code, encodeModule, type FunctionDef, type ValType } from '../wasm/emit.js';
 import { OP, SIMD } from '../wasm/opcodes.js';
-import { PAIR_E, PAIR_SLOT, pairBatchFunction, pairEmitters } from '../wasm/pair.js';
+import { PAIR_E, PAIR_SLOT, pairEmitters } from '../wasm/pair.js';
 
 export interface ZgesvdInterleavedParams {
   /** G's rows (max(m, n) of A). */
@@ -37,45 +37,77 @@ export interface ZgesvdInterleavedParams {
 }
 
 const EPS = 2 ** -52;
+/** Rows of the Gram sums a loop trip. */
+const GRAM_ROWS = 2;
 
-/** Bytes of the kernel's scratch: G's pair split, and V's where accumulated. */
-export const zgesvdInterleavedScratch = (p: ZgesvdInterleavedParams): number => (p.m * p.n + (p.vectors ? p.n * p.n : 0)) * PAIR_SLOT;
+/** Bytes of one pair's scratch: G's pair split, and V's where accumulated. */
+const groupScratch = (p: ZgesvdInterleavedParams): number => (p.m * p.n + (p.vectors ? p.n * p.n : 0)) * PAIR_SLOT;
+
+/** Bytes of the kernel's scratch (16-byte aligned): two pairs'. */
+export const zgesvdInterleavedScratch = (p: ZgesvdInterleavedParams): number => 2 * groupScratch(p);
 
 /**
- * Exported `zgesvd2(g, v, ok, pairs, scratch)`: byte addresses of the first G, the first V and the
- * int32 results, the number of pairs (matrices 2t and 2t + 1), a scratch of
- * zgesvdInterleavedScratch(p) bytes (16-byte aligned); and `pair(g0, g1, v0, v1, scratch) -> bits`
- * for two matrices anywhere (g0 = g1 and v0 = v1 work on one matrix). G is overwritten with the
- * rotated columns, V with the product of the rotations (p.vectors; else v is not touched).
+ * Exported `zgesvd4(g, v, ok, quads, scratch)`: byte addresses of the first G, the first V and the
+ * int32 results, the number of quads (matrices 4t ... 4t + 3: two pairs swept side by side, so
+ * that one pair's rotation arithmetic overlaps the other's), a scratch of
+ * zgesvdInterleavedScratch(p) bytes (16-byte aligned); `quad(g0, g1, g2, g3, v0, v1, v2, v3,
+ * scratch) -> bits` for four matrices anywhere (bits 0 ... 3), and `pair(g0, g1, v0, v1, scratch) ->
+ * bits` for two (g0 = g1 and v0 = v1 work on one matrix). G is overwritten with the rotated
+ * columns, V with the product of the rotations (p.vectors; else v is not touched).
  */
 export function generateZgesvdInterleaved(p: ZgesvdInterleavedParams): Uint8Array<ArrayBuffer> {
   if (!(p.n >= 1 && p.m >= p.n)) throw new Error(`zgesvd-interleaved: needs m >= n >= 1, got ${p.m} x ${p.n}`);
-  return encodeModule([mainFunction(p), pairFunction(p)]);
+  return encodeModule([mainFunction(p), sweepFunction(p, 2, 'quad'), sweepFunction(p, 1, 'pair')]);
 }
-const PAIR = 1;
+const QUAD = 1;
 
+/** The batch loop over quads: quad(g, g + G, g + 2G, g + 3G, v, ..., scratch) stored at ok, one int32 a quad. */
 function mainFunction(p: ZgesvdInterleavedParams): FunctionDef {
-  return pairBatchFunction('zgesvd2', p.m * p.n * PAIR_E, p.vectors ? p.n * p.n * PAIR_E : 0, PAIR);
-}
-
-function pairFunction(p: ZgesvdInterleavedParams): FunctionDef {
-  const { m, n, vectors } = p;
+  const gBytes = p.m * p.n * PAIR_E, vBytes = p.vectors ? p.n * p.n * PAIR_E : 0;
   const params: ValType[] = ['i32', 'i32', 'i32', 'i32', 'i32'];
   const c = new Code(params);
-  const [G0, G1, V0, V1, SCR] = [0, 1, 2, 3, 4];
+  const [G, V, OK, COUNT, SCR] = [0, 1, 2, 3, 4];
+  c.op(OP.block, OP.void).op(OP.loop, OP.void);
+  c.get(COUNT).i32(1).op(OP.i32LtS).op(OP.brIf, 1);
+  c.get(OK);
+  for (let q = 0; q < 4; q++) c.get(G).i32(q * gBytes).op(OP.i32Add);
+  for (let q = 0; q < 4; q++) c.get(V).i32(q * vBytes).op(OP.i32Add);
+  c.get(SCR).op(OP.call, QUAD);
+  c.mem(OP.i32Store, 2, 0);
+  c.get(G).i32(4 * gBytes).op(OP.i32Add).set(G);
+  c.get(V).i32(4 * vBytes).op(OP.i32Add).set(V);
+  c.get(OK).i32(4).op(OP.i32Add).set(OK);
+  c.get(COUNT).i32(1).op(OP.i32Sub).set(COUNT);
+  c.op(OP.br, 0).op(OP.end).op(OP.end);
+  return { name: 'zgesvd4', params, results: [], code: c };
+}
+
+/** The sweeps of `groups` pairs side by side: (g..., v..., scratch) -> bits. */
+function sweepFunction(p: ZgesvdInterleavedParams, groups: 1 | 2, name: string): FunctionDef {
+  const { m, n, vectors } = p;
+  const count = 2 * groups;
+  const params: ValType[] = Array.from({ length: 2 * count + 1 }, () => 'i32');
+  const c = new Code(params);
+  const Gs = Array.from({ length: count }, (_, q) => q), Vs = Array.from({ length: count }, (_, q) => count + q), SCR = 2 * count;
   const { load, store, loop, select, copyPair } = pairEmitters(c);
   const v = (): number => c.local('v128');
   const i32 = (): number => c.local('i32');
-  const vBase = i32(), pp = i32(), qp = i32(), vp = i32(), vq = i32(), pLeft = i32(), qLeft = i32(), sweeps = i32();
-  const alpha = v(), beta = v(), gr = v(), gi = v(), gamma = v(), rot = v(), conv = v();
-  const xr = v(), xi = v(), yr = v(), yi = v(), t = v(), cs = v(), sn = v(), er = v(), ei = v(), zeta = v(), az = v(), sign = v();
+  const pp = i32(), qp = i32(), rp = i32(), rq = i32(), vp = i32(), vq = i32(), pLeft = i32(), qLeft = i32(), sweeps = i32(), base = i32(), vBase = i32();
+  /** Each pair's own values; the pointers are shared, a pair's data `groupBytes` after the last one's. */
+  const L = Array.from({ length: groups }, () => ({
+    alpha: v(), beta: v(), gr: v(), gi: v(), gamma: v(), rot: v(), conv: v(),
+    t: v(), cs: v(), er: v(), ei: v(), zeta: v(), az: v(), sign: v(),
+  }));
+  const xr = v(), xi = v(), yr = v(), yi = v();
   const mul = (a: number, b: number): void => { c.get(a).get(b).simd(SIMD.f64x2Mul); };
+  const groupBytes = groupScratch(p), vOffset = m * n * PAIR_SLOT;
   const colG = m * PAIR_SLOT, colV = n * PAIR_SLOT;
 
-  /** [x y] := [x y] J over `rows` split elements from pointers px, py (zrotation.ts rotateComplexColumns). */
+  /** [x y] := [x y] J over `rows` split elements from pointers px, py, for every pair (zrotation.ts rotateComplexColumns). */
   const rotate = (px: number, py: number, rows: number): void => {
-    for (let i = 0; i < rows; i++) {
-      const o = i * PAIR_SLOT;
+    for (let i = 0; i < rows; i++) for (let g = 0; g < groups; g++) {
+      const { cs, er, ei } = L[g]!;
+      const o = i * PAIR_SLOT + g * groupBytes;
       load(px, o); c.set(xr);
       load(px, o + 16); c.set(xi);
       load(py, o); c.set(yr);
@@ -88,69 +120,97 @@ function pairFunction(p: ZgesvdInterleavedParams): FunctionDef {
     }
   };
 
-  /** Pair (p, q) at pp, qp (G) and vp, vq (V). */
-  const pairStep = (): void => {
-    for (const l of [alpha, beta, gr, gi]) c.f64x2(0).set(l);
-    for (let i = 0; i < m; i++) {
-      const o = i * PAIR_SLOT;
-      load(pp, o); c.set(xr);
-      load(pp, o + 16); c.set(xi);
-      load(qp, o); c.set(yr);
-      load(qp, o + 16); c.set(yi);
+  /** The rotation of pair g's lanes (the identity in a lane that does not rotate). */
+  const rotation = (g: number): void => {
+    const { alpha, beta, gr, gi, gamma, rot, conv, t, cs, er, ei, zeta, az, sign } = L[g]!;
+    c.get(conv).get(rot).simd(SIMD.v128AndNot).set(conv);
+    // zeta = (beta - alpha) / (2 gamma); t = sign / (|zeta| + sqrt(1 + zeta^2)), or sign / (2 |zeta|) above 1e150
+    c.get(beta).get(alpha).simd(SIMD.f64x2Sub).f64x2(2).get(gamma).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Div).set(zeta);
+    c.get(zeta).f64x2(0).simd(SIMD.f64x2Ge).set(t);
+    select(() => c.f64x2(1), () => c.f64x2(-1), t); c.set(sign);
+    c.get(zeta).simd(SIMD.f64x2Abs).set(az);
+    c.get(az).f64x2(1e150).simd(SIMD.f64x2Gt).set(t);
+    select(
+      () => { c.get(sign).f64x2(2).get(az).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Div); },
+      () => { c.get(sign).get(az).f64x2(1); mul(az, az); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sqrt).simd(SIMD.f64x2Add).simd(SIMD.f64x2Div); },
+      t);
+    c.set(t);
+    // c = 1 / sqrt(1 + t^2), s = t c, s e = (s / gamma) g
+    c.f64x2(1).f64x2(1); mul(t, t); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sqrt).simd(SIMD.f64x2Div).set(cs);
+    mul(t, cs); c.get(gamma).simd(SIMD.f64x2Div).set(t);
+    select(() => c.get(cs), () => c.f64x2(1), rot); c.set(cs);
+    select(() => mul(t, gr), () => c.f64x2(0), rot); c.set(er);
+    select(() => mul(t, gi), () => c.f64x2(0), rot); c.set(ei);
+  };
+
+  /** Row i (from pointers px, py) of pair g into its Gram sums. */
+  const gramRow = (px: number, py: number, i: number, g: number): void => {
+    {
+      const { alpha, beta, gr, gi } = L[g]!;
+      const o = i * PAIR_SLOT + g * groupBytes;
+      load(px, o); c.set(xr);
+      load(px, o + 16); c.set(xi);
+      load(py, o); c.set(yr);
+      load(py, o + 16); c.set(yi);
       c.get(alpha); mul(xr, xr); mul(xi, xi); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Add).set(alpha);
       c.get(beta); mul(yr, yr); mul(yi, yi); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Add).set(beta);
       c.get(gr); mul(xr, yr); mul(xi, yi); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Add).set(gr);
       c.get(gi); mul(xr, yi); mul(xi, yr); c.simd(SIMD.f64x2Sub).simd(SIMD.f64x2Add).set(gi);
     }
-    // gamma = Math.hypot(gr, gi) as V8 computes it: mx sqrt((|gr| / mx)^2 + (|gi| / mx)^2)
-    c.get(gr).simd(SIMD.f64x2Abs).set(xr);
-    c.get(gi).simd(SIMD.f64x2Abs).set(xi);
-    c.get(xr).get(xi).simd(SIMD.f64x2Pmax).set(t);
-    c.get(xr).get(t).simd(SIMD.f64x2Div).set(xr);
-    c.get(xi).get(t).simd(SIMD.f64x2Div).set(xi);
-    mul(xr, xr); mul(xi, xi); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sqrt).get(t).simd(SIMD.f64x2Mul).set(gamma);
-    // rotate where gamma > tol sqrt(alpha) sqrt(beta) (false where gamma is 0 / 0 = NaN: mx = 0)
-    c.get(gamma).f64x2(Math.sqrt(m) * EPS).get(alpha).simd(SIMD.f64x2Sqrt).simd(SIMD.f64x2Mul).get(beta).simd(SIMD.f64x2Sqrt).simd(SIMD.f64x2Mul)
-      .simd(SIMD.f64x2Gt).tee(rot);
+  };
+
+  /** Pair (p, q) at pp, qp (G) and vp, vq (V), in every pair of matrices. */
+  const pairStep = (): void => {
+    for (const { alpha, beta, gr, gi } of L) for (const l of [alpha, beta, gr, gi]) c.f64x2(0).set(l);
+    // The Gram sums, a pair at a time, in a runtime loop of GRAM_ROWS rows a trip: unrolled whole,
+    // TurboFan hoists every load above the sums (no store between them) and spills them; both
+    // pairs in one loop spill their eight sums.
+    const trips = Math.floor(m / GRAM_ROWS);
+    for (let g = 0; g < groups; g++) {
+      if (trips > 0) loop(trips, [[rp, () => c.get(pp), GRAM_ROWS * PAIR_SLOT], [rq, () => c.get(qp), GRAM_ROWS * PAIR_SLOT]], () => {
+        for (let i = 0; i < GRAM_ROWS; i++) gramRow(rp, rq, i, g);
+      });
+      else { c.get(pp).set(rp); c.get(qp).set(rq); }
+      for (let i = 0; i < m % GRAM_ROWS; i++) gramRow(rp, rq, i, g);
+    }
+    for (const { alpha, beta, gr, gi, gamma, rot, t, er, ei } of L) {
+      // gamma = Math.hypot(gr, gi) as V8 computes it: mx sqrt((|gr| / mx)^2 + (|gi| / mx)^2)
+      c.get(gr).simd(SIMD.f64x2Abs).set(er);
+      c.get(gi).simd(SIMD.f64x2Abs).set(ei);
+      c.get(er).get(ei).simd(SIMD.f64x2Pmax).set(t);
+      c.get(er).get(t).simd(SIMD.f64x2Div).set(er);
+      c.get(ei).get(t).simd(SIMD.f64x2Div).set(ei);
+      mul(er, er); mul(ei, ei); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sqrt).get(t).simd(SIMD.f64x2Mul).set(gamma);
+      // rotate where gamma > tol sqrt(alpha) sqrt(beta) (false where gamma is 0 / 0 = NaN: mx = 0)
+      c.get(gamma).f64x2(Math.sqrt(m) * EPS).get(alpha).simd(SIMD.f64x2Sqrt).simd(SIMD.f64x2Mul).get(beta).simd(SIMD.f64x2Sqrt).simd(SIMD.f64x2Mul)
+        .simd(SIMD.f64x2Gt).set(rot);
+    }
+    c.get(L[0]!.rot);
+    for (let g = 1; g < groups; g++) c.get(L[g]!.rot).simd(SIMD.v128Or);
     c.simd(SIMD.v128AnyTrue).if_(() => {
-      c.get(conv).get(rot).simd(SIMD.v128AndNot).set(conv);
-      // zeta = (beta - alpha) / (2 gamma); t = sign / (|zeta| + sqrt(1 + zeta^2)), or sign / (2 |zeta|) above 1e150
-      c.get(beta).get(alpha).simd(SIMD.f64x2Sub).f64x2(2).get(gamma).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Div).set(zeta);
-      c.get(zeta).f64x2(0).simd(SIMD.f64x2Ge).set(t);
-      select(() => c.f64x2(1), () => c.f64x2(-1), t); c.set(sign);
-      c.get(zeta).simd(SIMD.f64x2Abs).set(az);
-      c.get(az).f64x2(1e150).simd(SIMD.f64x2Gt).set(t);
-      select(
-        () => { c.get(sign).f64x2(2).get(az).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Div); },
-        () => { c.get(sign).get(az).f64x2(1); mul(az, az); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sqrt).simd(SIMD.f64x2Add).simd(SIMD.f64x2Div); },
-        t);
-      c.set(t);
-      // c = 1 / sqrt(1 + t^2), s = t c, e = g / |g|; the identity in a lane that does not rotate
-      c.f64x2(1).f64x2(1); mul(t, t); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sqrt).simd(SIMD.f64x2Div).set(cs);
-      mul(t, cs); c.set(sn);
-      select(() => c.get(cs), () => c.f64x2(1), rot); c.set(cs);
-      select(() => c.get(sn), () => c.f64x2(0), rot); c.set(sn);
-      // s e = (s / gamma) g
-      c.get(sn).get(gamma).simd(SIMD.f64x2Div).set(t);
-      select(() => mul(t, gr), () => c.f64x2(0), rot); c.set(er);
-      select(() => mul(t, gi), () => c.f64x2(0), rot); c.set(ei);
+      for (let g = 0; g < groups; g++) rotation(g);
       rotate(pp, qp, m);
       if (vectors) rotate(vp, vq, n);
     });
   };
 
-  c.get(SCR).i32(m * n * PAIR_SLOT).op(OP.i32Add).set(vBase);
-  copyPair(true, G0, G1, SCR, m, n);
+  for (let g = 0; g < groups; g++) {
+    c.get(SCR).i32(g * groupBytes).op(OP.i32Add).set(base);
+    copyPair(true, Gs[2 * g]!, Gs[2 * g + 1]!, base, m, n);
+  }
+  c.get(SCR).i32(vOffset).op(OP.i32Add).set(vBase);
   if (vectors) {
     // V := I
-    loop(n, [[vp, () => c.get(vBase), colV]], () => { for (let i = 0; i < 2 * n; i++) store(vp, i * 16, () => c.f64x2(0)); });
-    loop(n, [[vp, () => c.get(vBase), colV + PAIR_SLOT]], () => store(vp, 0, () => c.f64x2(1)));
+    loop(n, [[vp, () => c.get(vBase), colV]], () => {
+      for (let g = 0; g < groups; g++) for (let i = 0; i < 2 * n; i++) store(vp, g * groupBytes + i * 16, () => c.f64x2(0));
+    });
+    loop(n, [[vp, () => c.get(vBase), colV + PAIR_SLOT]], () => { for (let g = 0; g < groups; g++) store(vp, g * groupBytes, () => c.f64x2(1)); });
   }
-  c.i64x2(-1).set(conv);
+  for (const { conv } of L) c.i64x2(-1).set(conv);
   if (n > 1) {
     c.i32(0).set(sweeps);
     c.loop_(() => {
-      c.i64x2(-1).set(conv);
+      for (const { conv } of L) c.i64x2(-1).set(conv);
       loop(n - 1, [[pp, () => c.get(SCR), colG], [vp, () => c.get(vBase), colV]], () => {
         c.get(pp).i32(colG).op(OP.i32Add).set(qp);
         c.get(vp).i32(colV).op(OP.i32Add).set(vq);
@@ -164,12 +224,24 @@ function pairFunction(p: ZgesvdInterleavedParams): FunctionDef {
       }, pLeft);
       // again while a lane rotated and the limit is not reached
       c.get(sweeps).i32(1).op(OP.i32Add).tee(sweeps).i32(MAX_SWEEPS).op(OP.i32LtS);
-      c.get(conv).simd(SIMD.i64x2AllTrue).op(OP.i32Eqz).op(OP.i32And);
+      c.get(L[0]!.conv);
+      for (let g = 1; g < groups; g++) c.get(L[g]!.conv).simd(SIMD.v128And);
+      c.simd(SIMD.i64x2AllTrue).op(OP.i32Eqz).op(OP.i32And);
     });
   }
-  copyPair(false, G0, G1, SCR, m, n);
-  if (vectors) copyPair(false, V0, V1, vBase, n, n);
-  c.get(conv).simd(SIMD.i32x4ExtractLane, 0).i32(1).op(OP.i32And);
-  c.get(conv).simd(SIMD.i32x4ExtractLane, 2).i32(2).op(OP.i32And).op(OP.i32Or);
-  return { name: 'pair', params, results: ['i32'], code: c };
+  for (let g = 0; g < groups; g++) {
+    c.get(SCR).i32(g * groupBytes).op(OP.i32Add).set(base);
+    copyPair(false, Gs[2 * g]!, Gs[2 * g + 1]!, base, m, n);
+    if (vectors) {
+      c.get(base).i32(vOffset).op(OP.i32Add).set(vBase);
+      copyPair(false, Vs[2 * g]!, Vs[2 * g + 1]!, vBase, n, n);
+    }
+  }
+  // bit 2g + lane: that matrix converged
+  c.i32(0);
+  for (let g = 0; g < groups; g++) {
+    c.get(L[g]!.conv).simd(SIMD.i32x4ExtractLane, 0).i32(1 << (2 * g)).op(OP.i32And).op(OP.i32Or);
+    c.get(L[g]!.conv).simd(SIMD.i32x4ExtractLane, 2).i32(2 << (2 * g)).op(OP.i32And).op(OP.i32Or);
+  }
+  return { name, params, results: ['i32'], code: c };
 }

@@ -4,7 +4,7 @@
  * each matrix copied into the kernel's memory as G = A (m >= n) or A^H (m < n), float64 pairs
  * (complex64 widened), checked (a value not finite: info k + 2 and NaN outputs for that matrix
  * alone, not sent to the kernel) and scaled by the reference's power of two; the finite ones
- * swept two at a time (an odd count's last alone); then per matrix the column norms, the
+ * swept four at a time (two pairs side by side; the last one to three as a quad or a pair); then per matrix the column norms, the
  * reference's selection sort (its swaps replayed on an index), U, VT and s written to the caller
  * (complex64 rounded once), info 0 or k + 1 (the sweep limit). A matrix with an exactly zero
  * singular value (where the reference completes U's columns) is handed to `defer`, which runs the
@@ -21,9 +21,11 @@ import { generateZgesvdInterleaved, zgesvdInterleavedScratch, type ZgesvdInterle
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 import { stridedView } from './run-batch.js';
 
-type WasmPairs = (g: number, v: number, ok: number, pairs: number, scratch: number) => void;
+type WasmQuads = (g: number, v: number, ok: number, quads: number, scratch: number) => void;
+type WasmQuad = (g0: number, g1: number, g2: number, g3: number, v0: number, v1: number, v2: number, v3: number, scratch: number) => number;
 type WasmPair = (g0: number, g1: number, v0: number, v1: number, scratch: number) => number;
-const pairsFor = moduleFactory<ZgesvdInterleavedParams, WasmPairs>(generateZgesvdInterleaved, 'zgesvd2', loadModule);
+const quadsFor = moduleFactory<ZgesvdInterleavedParams, WasmQuads>(generateZgesvdInterleaved, 'zgesvd4', loadModule);
+const quadFor = moduleFactory<ZgesvdInterleavedParams, WasmQuad>(generateZgesvdInterleaved, 'quad', loadModule);
 const pairFor = moduleFactory<ZgesvdInterleavedParams, WasmPair>(generateZgesvdInterleaved, 'pair', loadModule);
 
 type GesvdReq = GesvdRequest<FloatArray, Int32Array>;
@@ -40,12 +42,13 @@ export function zgesvdWasm(r: GesvdReq, m: number, n: number, p0: number, count:
   if (k > REORTHOGONALIZE_ABOVE) throw new Error(`zgesvd-wasm: min(m, n) = ${k} is above ${REORTHOGONALIZE_ABOVE}`);
   const vectors = tall ? r.vt !== undefined : r.u !== undefined;
   const params: ZgesvdInterleavedParams = { m: big, n: k, vectors };
-  const pairs = pairsFor(params);
+  const quads = quadsFor(params);
+  const quad = quadFor(params);
   const pair = pairFor(params);
   const gPer = 2 * big * k, vPer = vectors ? 2 * k * k : 0;
   const chunk = wasmChunk(count, (gPer + vPer) * 8 + 16);
   const vBase = chunk * gPer * 8, okBase = vBase + chunk * vPer * 8;
-  const work = (okBase + 4 * ((chunk + 1) >> 1) + 15) & ~15;
+  const work = (okBase + 4 * ((chunk + 3) >> 2) + 15) & ~15;
   const mem = heap(work + zgesvdInterleavedScratch(params)).f64;
   const ints = heapInts();
   const A = stridedView(r.a, p0), S = stridedView(r.s, p0);
@@ -70,15 +73,16 @@ export function zgesvdWasm(r: GesvdReq, m: number, n: number, p0: number, count:
       scales[found] = scale;
       found++;
     }
-    const half = found >> 1;
-    if (half > 0) pairs(0, vBase, okBase, half, work);
-    // an odd count's last matrix on its own
-    if (found & 1) {
-      const g = (found - 1) * gPer * 8, v = vBase + (found - 1) * vPer * 8;
-      ints[okBase / 4 + half] = pair(g, g, v, v, work);
+    const whole = found >> 2, left = found & 3;
+    if (whole > 0) quads(0, vBase, okBase, whole, work);
+    // the last one to three: a quad with the third twice, or a pair (one matrix: with itself)
+    if (left > 0) {
+      const g = (t: number): number => Math.min(4 * whole + t, found - 1) * gPer * 8;
+      const v = (t: number): number => vBase + Math.min(4 * whole + t, found - 1) * vPer * 8;
+      ints[okBase / 4 + whole] = left === 3 ? quad(g(0), g(1), g(2), g(3), v(0), v(1), v(2), v(3), work) : pair(g(0), g(1), v(0), v(1), work);
     }
     for (let t = 0; t < found; t++) {
-      const converged = (ints[okBase / 4 + (t >> 1)]! >> (t & 1)) & 1;
+      const converged = (ints[okBase / 4 + (t >> 2)]! >> (t & 3)) & 1;
       const p = good[t]!;
       if (!finish(p - p0, tall, big, k, mem, t * gPer, vBase / 8 + t * vPer, scales[t]!, S, U, VT)) {
         deferred.push(p);
