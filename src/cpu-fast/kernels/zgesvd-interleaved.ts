@@ -40,8 +40,15 @@ const EPS = 2 ** -52;
 /** Rows of the Gram sums a loop trip. */
 const GRAM_ROWS = 2;
 
-/** Bytes of one pair's scratch: G's pair split, and V's where accumulated. */
-const groupScratch = (p: ZgesvdInterleavedParams): number => (p.m * p.n + (p.vectors ? p.n * p.n : 0)) * PAIR_SLOT;
+/**
+ * A column's tracked squared norm may fall to this fraction of its value before the update
+ * (alpha - t |g| cancelling) before it is recomputed from the column: its relative error stays
+ * within about 1 / NORM_REFRESH ulps an update.
+ */
+const NORM_REFRESH = 2 ** -6;
+
+/** Bytes of one pair's scratch: G's pair split, V's where accumulated, then the columns' squared norms (a v128 each). */
+const groupScratch = (p: ZgesvdInterleavedParams): number => (p.m * p.n + (p.vectors ? p.n * p.n : 0)) * PAIR_SLOT + p.n * 16;
 
 /** Bytes of the kernel's scratch (16-byte aligned): two pairs'. */
 export const zgesvdInterleavedScratch = (p: ZgesvdInterleavedParams): number => 2 * groupScratch(p);
@@ -92,7 +99,7 @@ function sweepFunction(p: ZgesvdInterleavedParams, groups: 1 | 2, name: string):
   const { load, store, loop, select, copyPair } = pairEmitters(c);
   const v = (): number => c.local('v128');
   const i32 = (): number => c.local('i32');
-  const pp = i32(), qp = i32(), rp = i32(), rq = i32(), vp = i32(), vq = i32(), pLeft = i32(), qLeft = i32(), sweeps = i32(), base = i32(), vBase = i32();
+  const pp = i32(), qp = i32(), rp = i32(), rq = i32(), np = i32(), nq = i32(), nBase = i32(), vp = i32(), vq = i32(), pLeft = i32(), qLeft = i32(), sweeps = i32(), base = i32(), vBase = i32();
   /** Each pair's own values; the pointers are shared, a pair's data `groupBytes` after the last one's. */
   const L = Array.from({ length: groups }, () => ({
     alpha: v(), beta: v(), gr: v(), gi: v(), gamma: v(), rot: v(), conv: v(),
@@ -100,7 +107,7 @@ function sweepFunction(p: ZgesvdInterleavedParams, groups: 1 | 2, name: string):
   }));
   const xr = v(), xi = v(), yr = v(), yi = v();
   const mul = (a: number, b: number): void => { c.get(a).get(b).simd(SIMD.f64x2Mul); };
-  const groupBytes = groupScratch(p), vOffset = m * n * PAIR_SLOT;
+  const groupBytes = groupScratch(p), vOffset = m * n * PAIR_SLOT, nOffset = groupBytes - n * 16;
   const colG = m * PAIR_SLOT, colV = n * PAIR_SLOT;
 
   /** [x y] := [x y] J over `rows` split elements from pointers px, py, for every pair (zrotation.ts rotateComplexColumns). */
@@ -135,6 +142,8 @@ function sweepFunction(p: ZgesvdInterleavedParams, groups: 1 | 2, name: string):
       () => { c.get(sign).get(az).f64x2(1); mul(az, az); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sqrt).simd(SIMD.f64x2Add).simd(SIMD.f64x2Div); },
       t);
     c.set(t);
+    // the diagonal's change t |g| (the columns' squared norms become alpha - t |g| and beta + t |g|)
+    mul(t, gamma); c.set(zeta);
     // c = 1 / sqrt(1 + t^2), s = t c, s e = (s / gamma) g
     c.f64x2(1).f64x2(1); mul(t, t); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sqrt).simd(SIMD.f64x2Div).set(cs);
     mul(t, cs); c.get(gamma).simd(SIMD.f64x2Div).set(t);
@@ -146,22 +155,72 @@ function sweepFunction(p: ZgesvdInterleavedParams, groups: 1 | 2, name: string):
   /** Row i (from pointers px, py) of pair g into its Gram sums. */
   const gramRow = (px: number, py: number, i: number, g: number): void => {
     {
-      const { alpha, beta, gr, gi } = L[g]!;
+      const { gr, gi } = L[g]!;
       const o = i * PAIR_SLOT + g * groupBytes;
       load(px, o); c.set(xr);
       load(px, o + 16); c.set(xi);
       load(py, o); c.set(yr);
       load(py, o + 16); c.set(yi);
-      c.get(alpha); mul(xr, xr); mul(xi, xi); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Add).set(alpha);
-      c.get(beta); mul(yr, yr); mul(yi, yi); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Add).set(beta);
       c.get(gr); mul(xr, yr); mul(xi, yi); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Add).set(gr);
       c.get(gi); mul(xr, yi); mul(xi, yr); c.simd(SIMD.f64x2Sub).simd(SIMD.f64x2Add).set(gi);
     }
   };
 
+  /** Pushes the squared norm of pair g's column at pointer col (the reference's order: row by row, re^2 + im^2). */
+  const columnNorm = (col: number, g: number): void => {
+    const { t } = L[g]!;
+    c.f64x2(0).set(t);
+    const row = (i: number): void => {
+      const o = i * PAIR_SLOT + g * groupBytes;
+      load(rp, o); c.set(xr);
+      load(rp, o + 16); c.set(xi);
+      c.get(t); mul(xr, xr); mul(xi, xi); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Add).set(t);
+    };
+    const trips = Math.floor(m / GRAM_ROWS);
+    if (trips > 0) loop(trips, [[rp, () => c.get(col), GRAM_ROWS * PAIR_SLOT]], () => { for (let i = 0; i < GRAM_ROWS; i++) row(i); });
+    else c.get(col).set(rp);
+    for (let i = 0; i < m % GRAM_ROWS; i++) row(i);
+    c.get(t);
+  };
+
+  /**
+   * Pair g's tracked squared norms after its rotation: alpha - t |g| and beta + t |g| where it
+   * rotated; both recomputed from the columns where either fell below NORM_REFRESH of its value.
+   */
+  const updateNorms = (g: number): void => {
+    const { alpha, beta, rot, zeta, t } = L[g]!;
+    select(() => c.get(alpha).get(zeta).simd(SIMD.f64x2Sub), () => c.get(alpha), rot); c.set(xr);
+    select(() => c.get(beta).get(zeta).simd(SIMD.f64x2Add), () => c.get(beta), rot); c.set(xi);
+    store(np, g * groupBytes, () => c.get(xr));
+    store(nq, g * groupBytes, () => c.get(xi));
+    c.get(alpha).f64x2(NORM_REFRESH).simd(SIMD.f64x2Mul).get(xr).simd(SIMD.f64x2Gt);
+    c.get(beta).f64x2(NORM_REFRESH).simd(SIMD.f64x2Mul).get(xi).simd(SIMD.f64x2Gt).simd(SIMD.v128Or);
+    c.simd(SIMD.v128AnyTrue).if_(() => {
+      columnNorm(pp, g); c.set(t);
+      store(np, g * groupBytes, () => c.get(t));
+      columnNorm(qp, g); c.set(t);
+      store(nq, g * groupBytes, () => c.get(t));
+    });
+  };
+
+  /** Every column's squared norm of every pair into the norms. */
+  const allNorms = (): void => {
+    loop(n, [[pp, () => c.get(SCR), colG], [np, () => c.get(nBase), 16]], () => {
+      for (let g = 0; g < groups; g++) {
+        columnNorm(pp, g); c.set(L[g]!.alpha);
+        store(np, g * groupBytes, () => c.get(L[g]!.alpha));
+      }
+    }, pLeft);
+  };
+
   /** Pair (p, q) at pp, qp (G) and vp, vq (V), in every pair of matrices. */
   const pairStep = (): void => {
-    for (const { alpha, beta, gr, gi } of L) for (const l of [alpha, beta, gr, gi]) c.f64x2(0).set(l);
+    L.forEach(({ alpha, beta, gr, gi }, g) => {
+      load(np, g * groupBytes); c.set(alpha);
+      load(nq, g * groupBytes); c.set(beta);
+      c.f64x2(0).set(gr);
+      c.f64x2(0).set(gi);
+    });
     // The Gram sums, a pair at a time, in a runtime loop of GRAM_ROWS rows a trip: unrolled whole,
     // TurboFan hoists every load above the sums (no store between them) and spills them; both
     // pairs in one loop spill their eight sums.
@@ -191,6 +250,7 @@ function sweepFunction(p: ZgesvdInterleavedParams, groups: 1 | 2, name: string):
       for (let g = 0; g < groups; g++) rotation(g);
       rotate(pp, qp, m);
       if (vectors) rotate(vp, vq, n);
+      for (let g = 0; g < groups; g++) updateNorms(g);
     });
   };
 
@@ -199,6 +259,7 @@ function sweepFunction(p: ZgesvdInterleavedParams, groups: 1 | 2, name: string):
     copyPair(true, Gs[2 * g]!, Gs[2 * g + 1]!, base, m, n);
   }
   c.get(SCR).i32(vOffset).op(OP.i32Add).set(vBase);
+  c.get(SCR).i32(nOffset).op(OP.i32Add).set(nBase);
   if (vectors) {
     // V := I
     loop(n, [[vp, () => c.get(vBase), colV]], () => {
@@ -211,14 +272,18 @@ function sweepFunction(p: ZgesvdInterleavedParams, groups: 1 | 2, name: string):
     c.i32(0).set(sweeps);
     c.loop_(() => {
       for (const { conv } of L) c.i64x2(-1).set(conv);
-      loop(n - 1, [[pp, () => c.get(SCR), colG], [vp, () => c.get(vBase), colV]], () => {
+      // the squared norms afresh each sweep (a sweep that rotates nothing decides on exact ones)
+      allNorms();
+      loop(n - 1, [[pp, () => c.get(SCR), colG], [vp, () => c.get(vBase), colV], [np, () => c.get(nBase), 16]], () => {
         c.get(pp).i32(colG).op(OP.i32Add).set(qp);
         c.get(vp).i32(colV).op(OP.i32Add).set(vq);
+        c.get(np).i32(16).op(OP.i32Add).set(nq);
         c.get(pLeft).set(qLeft);
         c.loop_(() => {
           pairStep();
           c.get(qp).i32(colG).op(OP.i32Add).set(qp);
           c.get(vq).i32(colV).op(OP.i32Add).set(vq);
+          c.get(nq).i32(16).op(OP.i32Add).set(nq);
           c.get(qLeft).i32(1).op(OP.i32Sub).tee(qLeft);
         });
       }, pLeft);
