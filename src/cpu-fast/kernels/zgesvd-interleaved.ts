@@ -39,6 +39,8 @@ export interface ZgesvdInterleavedParams {
 const EPS = 2 ** -52;
 /** Rows of the Gram sums a loop trip. */
 const GRAM_ROWS = 2;
+/** Rows of the rotations a loop trip. */
+const ROT_ROWS = 2;
 
 /**
  * A column's tracked squared norm may fall to this fraction of its value before the update
@@ -111,8 +113,16 @@ function sweepFunction(p: ZgesvdInterleavedParams, groups: 1 | 2, name: string):
   const colG = m * PAIR_SLOT, colV = n * PAIR_SLOT;
 
   /** [x y] := [x y] J over `rows` split elements from pointers px, py, for every pair (zrotation.ts rotateComplexColumns). */
-  const rotate = (px: number, py: number, rows: number): void => {
-    for (let i = 0; i < rows; i++) for (let g = 0; g < groups; g++) {
+  const rotate = (px0: number, py0: number, rows: number): void => {
+    const trips = Math.floor(rows / ROT_ROWS);
+    if (trips > 0) loop(trips, [[rp, () => c.get(px0), ROT_ROWS * PAIR_SLOT], [rq, () => c.get(py0), ROT_ROWS * PAIR_SLOT]], () => {
+      for (let i = 0; i < ROT_ROWS; i++) rotateRow(rp, rq, i);
+    });
+    else { c.get(px0).set(rp); c.get(py0).set(rq); }
+    for (let i = 0; i < rows % ROT_ROWS; i++) rotateRow(rp, rq, i);
+  };
+  const rotateRow = (px: number, py: number, i: number): void => {
+    for (let g = 0; g < groups; g++) {
       const { cs, er, ei } = L[g]!;
       const o = i * PAIR_SLOT + g * groupBytes;
       load(px, o); c.set(xr);

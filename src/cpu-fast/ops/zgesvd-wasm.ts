@@ -130,7 +130,7 @@ function finish(t: number, tall: boolean, big: number, k: number, g: Float64Arra
   }
   for (let j = 0; j < k; j++) {
     let nrm = 0;
-    for (let x = gOff + 2 * j * big; x < gOff + 2 * (j + 1) * big; x++) nrm += g[x]! ** 2;
+    for (let x = gOff + 2 * j * big; x < gOff + 2 * (j + 1) * big; x++) nrm += g[x]! * g[x]!;
     values[j] = Math.sqrt(nrm);
     order[j] = j;
   }
