@@ -49,8 +49,11 @@ const ROT_ROWS = 2;
  */
 const NORM_REFRESH = 2 ** -6;
 
-/** Bytes of one pair's scratch: G's pair split, V's where accumulated, then the columns' squared norms (a v128 each). */
-const groupScratch = (p: ZgesvdInterleavedParams): number => (p.m * p.n + (p.vectors ? p.n * p.n : 0)) * PAIR_SLOT + p.n * 16;
+/**
+ * Bytes of one pair's scratch: G's pair split, V's where accumulated, then the columns' squared
+ * norms and their scales (a v128 each).
+ */
+const groupScratch = (p: ZgesvdInterleavedParams): number => (p.m * p.n + (p.vectors ? p.n * p.n : 0)) * PAIR_SLOT + 2 * p.n * 16;
 
 /** Bytes of the kernel's scratch (16-byte aligned): two pairs'. */
 export const zgesvdInterleavedScratch = (p: ZgesvdInterleavedParams): number => 2 * groupScratch(p);
@@ -105,14 +108,15 @@ function sweepFunction(p: ZgesvdInterleavedParams, groups: 1 | 2, name: string):
   /** Each pair's own values; the pointers are shared, a pair's data `groupBytes` after the last one's. */
   const L = Array.from({ length: groups }, () => ({
     alpha: v(), beta: v(), gr: v(), gi: v(), gamma: v(), rot: v(), conv: v(),
-    t: v(), cs: v(), er: v(), ei: v(), zeta: v(), az: v(), sign: v(),
+    t: v(), cs: v(), ar: v(), ai: v(), br: v(), bi: v(), zeta: v(), az: v(), sign: v(), dp: v(), dq: v(), gs: v(),
   }));
   const xr = v(), xi = v(), yr = v(), yi = v();
   const mul = (a: number, b: number): void => { c.get(a).get(b).simd(SIMD.f64x2Mul); };
-  const groupBytes = groupScratch(p), vOffset = m * n * PAIR_SLOT, nOffset = groupBytes - n * 16;
+  // the norms at nOffset, the scales DOFF after them
+  const groupBytes = groupScratch(p), vOffset = m * n * PAIR_SLOT, nOffset = groupBytes - 2 * n * 16, DOFF = n * 16;
   const colG = m * PAIR_SLOT, colV = n * PAIR_SLOT;
 
-  /** [x y] := [x y] J over `rows` split elements from pointers px, py, for every pair (zrotation.ts rotateComplexColumns). */
+  /** [x y] := [x - A y, y + B x] over `rows` split elements from pointers px, py, for every pair (the scaled rotation). */
   const rotate = (px0: number, py0: number, rows: number): void => {
     const trips = Math.floor(rows / ROT_ROWS);
     if (trips > 0) loop(trips, [[rp, () => c.get(px0), ROT_ROWS * PAIR_SLOT], [rq, () => c.get(py0), ROT_ROWS * PAIR_SLOT]], () => {
@@ -123,23 +127,27 @@ function sweepFunction(p: ZgesvdInterleavedParams, groups: 1 | 2, name: string):
   };
   const rotateRow = (px: number, py: number, i: number): void => {
     for (let g = 0; g < groups; g++) {
-      const { cs, er, ei } = L[g]!;
+      const { ar, ai, br, bi } = L[g]!;
       const o = i * PAIR_SLOT + g * groupBytes;
       load(px, o); c.set(xr);
       load(px, o + 16); c.set(xi);
       load(py, o); c.set(yr);
       load(py, o + 16); c.set(yi);
-      // x := c x - s conj(e) y, y := s e x + c y; (a, b) = s e in (er, ei)
-      store(px, o, () => { mul(cs, xr); mul(er, yr); mul(ei, yi); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sub); });
-      store(px, o + 16, () => { mul(cs, xi); mul(er, yi); mul(ei, yr); c.simd(SIMD.f64x2Sub).simd(SIMD.f64x2Sub); });
-      store(py, o, () => { mul(cs, yr); mul(er, xr); mul(ei, xi); c.simd(SIMD.f64x2Sub).simd(SIMD.f64x2Add); });
-      store(py, o + 16, () => { mul(cs, yi); mul(er, xi); mul(ei, xr); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Add); });
+      store(px, o, () => { c.get(xr); mul(ar, yr); mul(ai, yi); c.simd(SIMD.f64x2Sub).simd(SIMD.f64x2Sub); });
+      store(px, o + 16, () => { c.get(xi); mul(ar, yi); mul(ai, yr); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sub); });
+      store(py, o, () => { c.get(yr); mul(br, xr); mul(bi, xi); c.simd(SIMD.f64x2Sub).simd(SIMD.f64x2Add); });
+      store(py, o + 16, () => { c.get(yi); mul(br, xi); mul(bi, xr); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Add); });
     }
   };
 
-  /** The rotation of pair g's lanes (the identity in a lane that does not rotate). */
+  /**
+   * The rotation of pair g's lanes, scaled: with columns x = dp x', y = dq y' (x', y' stored), the
+   * rotation x := c (x - t conj(e) y), y := c (y + t e x) is x' := x' - A y', y' := y' + B x' with
+   * A = t (dq / dp) conj(e), B = t (dp / dq) e, and the scales dp, dq := c dp, c dq: 8 multiplies a
+   * row where the plain rotation takes 12. Zero A, B and unchanged scales in a lane that does not rotate.
+   */
   const rotation = (g: number): void => {
-    const { alpha, beta, gr, gi, gamma, rot, conv, t, cs, er, ei, zeta, az, sign } = L[g]!;
+    const { alpha, beta, gr, gi, gamma, rot, conv, t, cs, ar, ai, br, bi, zeta, az, sign, dp, dq, gs } = L[g]!;
     c.get(conv).get(rot).simd(SIMD.v128AndNot).set(conv);
     // zeta = (beta - alpha) / (2 gamma); t = sign / (|zeta| + sqrt(1 + zeta^2)), or sign / (2 |zeta|) above 1e150
     c.get(beta).get(alpha).simd(SIMD.f64x2Sub).f64x2(2).get(gamma).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Div).set(zeta);
@@ -154,12 +162,18 @@ function sweepFunction(p: ZgesvdInterleavedParams, groups: 1 | 2, name: string):
     c.set(t);
     // the diagonal's change t |g| (the columns' squared norms become alpha - t |g| and beta + t |g|)
     mul(t, gamma); c.set(zeta);
-    // c = 1 / sqrt(1 + t^2), s = t c, s e = (s / gamma) g
+    // c = 1 / sqrt(1 + t^2); with e = g' / |g'| (g' the stored columns' product), h = t / (|g'| dp dq):
+    // B = h dp^2 g', A = h dq^2 conj(g')
     c.f64x2(1).f64x2(1); mul(t, t); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sqrt).simd(SIMD.f64x2Div).set(cs);
-    mul(t, cs); c.get(gamma).simd(SIMD.f64x2Div).set(t);
-    select(() => c.get(cs), () => c.f64x2(1), rot); c.set(cs);
-    select(() => mul(t, gr), () => c.f64x2(0), rot); c.set(er);
-    select(() => mul(t, gi), () => c.f64x2(0), rot); c.set(ei);
+    c.get(t).get(gs); mul(dp, dq); c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Div).set(t);
+    mul(t, dp); c.get(dp).simd(SIMD.f64x2Mul).set(az);
+    select(() => mul(az, gr), () => c.f64x2(0), rot); c.set(br);
+    select(() => mul(az, gi), () => c.f64x2(0), rot); c.set(bi);
+    mul(t, dq); c.get(dq).simd(SIMD.f64x2Mul).set(az);
+    select(() => mul(az, gr), () => c.f64x2(0), rot); c.set(ar);
+    select(() => { mul(az, gi); c.simd(SIMD.f64x2Neg); }, () => c.f64x2(0), rot); c.set(ai);
+    select(() => mul(cs, dp), () => c.get(dp), rot); c.set(dp);
+    select(() => mul(cs, dq), () => c.get(dq), rot); c.set(dq);
   };
 
   /** Row i (from pointers px, py) of pair g into its Gram sums. */
@@ -194,11 +208,14 @@ function sweepFunction(p: ZgesvdInterleavedParams, groups: 1 | 2, name: string):
   };
 
   /**
-   * Pair g's tracked squared norms after its rotation: alpha - t |g| and beta + t |g| where it
-   * rotated; both recomputed from the columns where either fell below NORM_REFRESH of its value.
+   * Pair g's scales, and its tracked squared norms after its rotation: alpha - t |g| and beta + t |g|
+   * where it rotated; both recomputed from the columns (dp^2 ||x'||^2, dq^2 ||y'||^2) where either
+   * fell below NORM_REFRESH of its value.
    */
   const updateNorms = (g: number): void => {
-    const { alpha, beta, rot, zeta, t } = L[g]!;
+    const { alpha, beta, rot, zeta, t, dp, dq } = L[g]!;
+    store(np, g * groupBytes + DOFF, () => c.get(dp));
+    store(nq, g * groupBytes + DOFF, () => c.get(dq));
     select(() => c.get(alpha).get(zeta).simd(SIMD.f64x2Sub), () => c.get(alpha), rot); c.set(xr);
     select(() => c.get(beta).get(zeta).simd(SIMD.f64x2Add), () => c.get(beta), rot); c.set(xi);
     store(np, g * groupBytes, () => c.get(xr));
@@ -206,28 +223,44 @@ function sweepFunction(p: ZgesvdInterleavedParams, groups: 1 | 2, name: string):
     c.get(alpha).f64x2(NORM_REFRESH).simd(SIMD.f64x2Mul).get(xr).simd(SIMD.f64x2Gt);
     c.get(beta).f64x2(NORM_REFRESH).simd(SIMD.f64x2Mul).get(xi).simd(SIMD.f64x2Gt).simd(SIMD.v128Or);
     c.simd(SIMD.v128AnyTrue).if_(() => {
-      columnNorm(pp, g); c.set(t);
+      columnNorm(pp, g); mul(dp, dp); c.simd(SIMD.f64x2Mul).set(t);
       store(np, g * groupBytes, () => c.get(t));
-      columnNorm(qp, g); c.set(t);
+      columnNorm(qp, g); mul(dq, dq); c.simd(SIMD.f64x2Mul).set(t);
       store(nq, g * groupBytes, () => c.get(t));
     });
   };
 
-  /** Every column's squared norm of every pair into the norms. */
-  const allNorms = (): void => {
-    loop(n, [[pp, () => c.get(SCR), colG], [np, () => c.get(nBase), 16]], () => {
+  /** Multiplies `rows` split elements from pointer col of pair g by its local d. */
+  const scaleColumn = (col: number, rows: number, g: number, d: number): void => {
+    loop(rows, [[rp, () => c.get(col), PAIR_SLOT]], () => {
+      for (const off of [0, 16]) store(rp, g * groupBytes + off, () => { load(rp, g * groupBytes + off); c.get(d).simd(SIMD.f64x2Mul); });
+    });
+  };
+
+  /** Every column of every pair (G's and V's) multiplied by its scale, the scales 1, the squared norms afresh. */
+  const rescale = (): void => {
+    loop(n, [[pp, () => c.get(SCR), colG], [vp, () => c.get(vBase), colV], [np, () => c.get(nBase), 16]], () => {
       for (let g = 0; g < groups; g++) {
-        columnNorm(pp, g); c.set(L[g]!.alpha);
-        store(np, g * groupBytes, () => c.get(L[g]!.alpha));
+        const { dp, alpha } = L[g]!;
+        load(np, g * groupBytes + DOFF); c.set(dp);
+        c.get(dp).f64x2(1).simd(SIMD.f64x2Ne).simd(SIMD.v128AnyTrue).if_(() => {
+          scaleColumn(pp, m, g, dp);
+          if (vectors) scaleColumn(vp, n, g, dp);
+          store(np, g * groupBytes + DOFF, () => c.f64x2(1));
+        });
+        columnNorm(pp, g); c.set(alpha);
+        store(np, g * groupBytes, () => c.get(alpha));
       }
     }, pLeft);
   };
 
   /** Pair (p, q) at pp, qp (G) and vp, vq (V), in every pair of matrices. */
   const pairStep = (): void => {
-    L.forEach(({ alpha, beta, gr, gi }, g) => {
+    L.forEach(({ alpha, beta, gr, gi, dp, dq }, g) => {
       load(np, g * groupBytes); c.set(alpha);
       load(nq, g * groupBytes); c.set(beta);
+      load(np, g * groupBytes + DOFF); c.set(dp);
+      load(nq, g * groupBytes + DOFF); c.set(dq);
       c.f64x2(0).set(gr);
       c.f64x2(0).set(gi);
     });
@@ -242,14 +275,15 @@ function sweepFunction(p: ZgesvdInterleavedParams, groups: 1 | 2, name: string):
       else { c.get(pp).set(rp); c.get(qp).set(rq); }
       for (let i = 0; i < m % GRAM_ROWS; i++) gramRow(rp, rq, i, g);
     }
-    for (const { alpha, beta, gr, gi, gamma, rot, t, er, ei } of L) {
-      // gamma = Math.hypot(gr, gi) as V8 computes it: mx sqrt((|gr| / mx)^2 + (|gi| / mx)^2)
-      c.get(gr).simd(SIMD.f64x2Abs).set(er);
-      c.get(gi).simd(SIMD.f64x2Abs).set(ei);
-      c.get(er).get(ei).simd(SIMD.f64x2Pmax).set(t);
-      c.get(er).get(t).simd(SIMD.f64x2Div).set(er);
-      c.get(ei).get(t).simd(SIMD.f64x2Div).set(ei);
-      mul(er, er); mul(ei, ei); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sqrt).get(t).simd(SIMD.f64x2Mul).set(gamma);
+    for (const { alpha, beta, gr, gi, gamma, rot, t, ar, ai, dp, dq, gs } of L) {
+      // |g'| as V8's Math.hypot computes it: mx sqrt((|gr| / mx)^2 + (|gi| / mx)^2); |g| = dp dq |g'|
+      c.get(gr).simd(SIMD.f64x2Abs).set(ar);
+      c.get(gi).simd(SIMD.f64x2Abs).set(ai);
+      c.get(ar).get(ai).simd(SIMD.f64x2Pmax).set(t);
+      c.get(ar).get(t).simd(SIMD.f64x2Div).set(ar);
+      c.get(ai).get(t).simd(SIMD.f64x2Div).set(ai);
+      mul(ar, ar); mul(ai, ai); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sqrt).get(t).simd(SIMD.f64x2Mul).set(gs);
+      mul(dp, dq); c.get(gs).simd(SIMD.f64x2Mul).set(gamma);
       // rotate where gamma > tol sqrt(alpha) sqrt(beta) (false where gamma is 0 / 0 = NaN: mx = 0)
       c.get(gamma).f64x2(Math.sqrt(m) * EPS).get(alpha).simd(SIMD.f64x2Sqrt).simd(SIMD.f64x2Mul).get(beta).simd(SIMD.f64x2Sqrt).simd(SIMD.f64x2Mul)
         .simd(SIMD.f64x2Gt).set(rot);
@@ -279,11 +313,14 @@ function sweepFunction(p: ZgesvdInterleavedParams, groups: 1 | 2, name: string):
   }
   for (const { conv } of L) c.i64x2(-1).set(conv);
   if (n > 1) {
+    // the scales 1
+    loop(n, [[np, () => c.get(nBase), 16]], () => { for (let g = 0; g < groups; g++) store(np, g * groupBytes + DOFF, () => c.f64x2(1)); });
     c.i32(0).set(sweeps);
     c.loop_(() => {
       for (const { conv } of L) c.i64x2(-1).set(conv);
-      // the squared norms afresh each sweep (a sweep that rotates nothing decides on exact ones)
-      allNorms();
+      // the scales into the columns and the squared norms afresh each sweep (a sweep that rotates
+      // nothing decides on exact ones)
+      rescale();
       loop(n - 1, [[pp, () => c.get(SCR), colG], [vp, () => c.get(vBase), colV], [np, () => c.get(nBase), 16]], () => {
         c.get(pp).i32(colG).op(OP.i32Add).set(qp);
         c.get(vp).i32(colV).op(OP.i32Add).set(vq);
@@ -303,6 +340,8 @@ function sweepFunction(p: ZgesvdInterleavedParams, groups: 1 | 2, name: string):
       for (let g = 1; g < groups; g++) c.get(L[g]!.conv).simd(SIMD.v128And);
       c.simd(SIMD.i64x2AllTrue).op(OP.i32Eqz).op(OP.i32And);
     });
+    // the scales into the columns (after the sweep limit a sweep may have rotated)
+    rescale();
   }
   for (let g = 0; g < groups; g++) {
     c.get(SCR).i32(g * groupBytes).op(OP.i32Add).set(base);

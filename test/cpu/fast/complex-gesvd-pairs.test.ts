@@ -169,9 +169,9 @@ test('the two-matrix SVD kernel: a valid module for each shape; its scratch; the
   for (const [m, n] of [[1, 1], [2, 2], [5, 3], [16, 16], [16, 1]]) for (const vectors of [true, false]) {
     assert.ok(WebAssembly.validate(generateZgesvdInterleaved({ m, n, vectors })), `${m}x${n} ${vectors}`);
   }
-  // two pairs' split G (and V) and their columns' squared norms
-  assert.equal(zgesvdInterleavedScratch({ m: 5, n: 3, vectors: true }), 2 * ((15 + 9) * 32 + 3 * 16));
-  assert.equal(zgesvdInterleavedScratch({ m: 5, n: 3, vectors: false }), 2 * (15 * 32 + 3 * 16));
+  // two pairs' split G (and V) and their columns' squared norms and scales
+  assert.equal(zgesvdInterleavedScratch({ m: 5, n: 3, vectors: true }), 2 * ((15 + 9) * 32 + 2 * 3 * 16));
+  assert.equal(zgesvdInterleavedScratch({ m: 5, n: 3, vectors: false }), 2 * (15 * 32 + 2 * 3 * 16));
   assert.throws(() => generateZgesvdInterleaved({ m: 2, n: 3, vectors: true }), /m >= n >= 1/);
   const plan = (m: number, n: number): string => planComplexPairs({ op: 'gesvd', m, n }, T);
   assert.equal(plan(16, 16), 'wasm');
