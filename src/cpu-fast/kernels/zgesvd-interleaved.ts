@@ -1,26 +1,38 @@
 /**
- * Generated WebAssembly SIMD one-sided Jacobi sweeps of the complex SVD for one shape, two
- * matrices at a time (wasm/pair.ts: one f64x2 the real parts of the same element of both, another
- * their imaginary parts). G (m x n, m >= n: A, or A^H for a wide A) lies as float64 pairs (ld = m,
- * back to back), V (n x n, ld = n) likewise after them where it is accumulated, one int32 a pair.
+ * Generated WebAssembly SIMD one-sided Jacobi sweeps of the complex SVD for one shape, two pairs of
+ * matrices side by side (wasm/pair.ts: one f64x2 the real parts of the same element of a pair,
+ * another their imaginary parts; the second pair's arithmetic fills the first's division and
+ * square-root latencies). G (m x n, m >= n: A, or A^H for a wide A) lies as float64 pairs (ld = m,
+ * back to back), V (n x n, ld = n) likewise after them where it is accumulated, one int32 a quad.
  *
- * The sweeps are the reference's (src/cpu/complex/zgesvd.ts gesvdMatrixComplex), operation for
- * operation: pairs (p, q) in the same order; the Gram entries alpha = ||g_p||^2, beta = ||g_q||^2,
- * g_p^H g_q summed in the same order; |g_p^H g_q| as V8's Math.hypot computes it (the larger part
- * times the square root of the sum of the squared quotients); the convergence test
- * |g_p^H g_q| > sqrt(m) eps sqrt(alpha) sqrt(beta); the Hermitian rotation of zrotation.ts and
- * its column update; the sweep limit MAX_SWEEPS. Each lane rotates only where its own test
- * passes (c = 1, s = 0, e = 0 elsewhere: the identity, the same values); a pair is skipped where
- * neither lane rotates. A lane whose sweep rotates nothing has converged: every later sweep finds
- * the same columns and rotates nothing either, so running on until the other lane converges (or
- * the limit) leaves it as the reference leaves it. The data must be finite (the driver checks)
+ * The reference's algorithm (src/cpu/complex/zgesvd.ts gesvdMatrixComplex), within rounding: its
+ * order of pairs (p, q), its test |g_p^H g_q| > sqrt(m) eps sqrt(alpha) sqrt(beta) (alpha, beta
+ * the columns' squared norms; |.| as V8's Math.hypot computes it), its Hermitian rotation
+ * (zrotation.ts: t from cot(2 theta) = (beta - alpha) / (2 |g|), c = 1 / sqrt(1 + t^2)), its
+ * sweep limit MAX_SWEEPS. What differs, for the multiplies (the kernel is bound by them):
+ * - the rotation is applied scaled (Rutishauser's and LAPACK dgsvj0's fast rotations): a column is
+ *   held as its scale times the stored one, x = dp x', y = dq y', and the rotation
+ *   x := c (x - t conj(e) y), y := c (y + t e x) becomes x' := x' - A y', y' := y' + B x' with
+ *   A = t (dq / dp) conj(e), B = t (dp / dq) e and dp, dq := c dp, c dq: 8 multiplies a row of G
+ *   and of V where the plain form takes 12. At the start of each sweep (and after the last) every
+ *   column is multiplied by its scale and the scales reset to 1 (c >= 1 / sqrt(2): a scale falls
+ *   by at most 2^(-n / 2) a sweep);
+ * - alpha and beta are not summed for each pair but tracked: summed at each sweep's start (the
+ *   reference's order), then alpha - t |g| and beta + t |g| after a rotation (the rotated block's
+ *   diagonal), and summed again where an update falls below NORM_REFRESH of its value (cancelling).
+ *   A sweep that rotates nothing (the one that ends it) tests on freshly summed norms, as the
+ *   reference does; only g_p^H g_q is summed for each pair.
+ * Each lane rotates only where its own test passes (A = B = 0 and its scales unchanged elsewhere);
+ * a pair is skipped where no lane rotates. A lane whose sweep rotates nothing has converged: every
+ * later sweep finds the same columns and rotates nothing either, so sweeping on until the other
+ * lanes converge (or the limit) leaves it as it was. The data must be finite (the driver checks)
  * and scaled as the reference scales it.
  *
- * The pair's result: bit 0 set where the first matrix converged, bit 1 where the second did.
- * The norms, the sort and the normalisation of U are the driver's (ops/zgesvd-wasm.ts).
+ * The result: bit 2g + l set where lane l of pair g converged. The norms, the sort and the
+ * normalisation of U are the driver's (ops/zgesvd-wasm.ts).
  *
- * Loops: sweeps, p and q at run time; the rows of a column unrolled (offsets constant), so the
- * module grows with m + n (the plan keeps them small).
+ * Loops: sweeps, p and q at run time, the rows of a column too (two a trip): unrolled whole, the
+ * Gram sums spilled (TurboFan hoists every load above them) and the module grows with m + n.
  */
 import { MAX_SWEEPS } from '../../core/algorithms.js';
 import { Code, encodeModule, type FunctionDef, type ValType } from '../wasm/emit.js';

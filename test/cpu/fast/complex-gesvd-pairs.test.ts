@@ -178,4 +178,7 @@ test('the two-matrix SVD kernel: a valid module for each shape; its scratch; the
   assert.equal(plan(3, 16), 'wasm');
   assert.equal(plan(0, 4), 'reference');
   assert.equal(plan(T.complexGesvdWasmPairs.max + 1, 2), 'reference');
+  // above 32 the reference reorthogonalizes V, which the kernel does not: never forced there
+  assert.equal(planComplexPairs({ op: 'gesvd', m: 40, n: 33 }, T, { variant: 'wasm' }), 'reference');
+  assert.equal(planComplexPairs({ op: 'gesvd', m: 40, n: 32 }, T, { variant: 'wasm' }), 'wasm');
 });
