@@ -34,7 +34,7 @@
  * Loops: sweeps, p and q at run time, the rows of a column too (two a trip): unrolled whole, the
  * Gram sums spilled (TurboFan hoists every load above them) and the module grows with m + n.
  */
-import { MAX_SWEEPS } from '../../core/algorithms.js';
+import { MAX_SWEEPS, REORTHOGONALIZE_ABOVE } from '../../core/algorithms.js';
 import { Code, encodeModule, type FunctionDef, type ValType } from '../wasm/emit.js';
 import { OP, SIMD } from '../wasm/opcodes.js';
 import { PAIR_E, PAIR_SLOT, pairEmitters } from '../wasm/pair.js';
@@ -47,6 +47,9 @@ export interface ZgesvdInterleavedParams {
   /** Whether V is accumulated (and stored after G's pair). */
   readonly vectors: boolean;
 }
+
+/** G's columns (min(m, n) of A) at most: above, the reference reorthogonalizes V, which these sweeps do not. */
+export const ZGESVD_INTERLEAVED_MAX_COLUMNS = REORTHOGONALIZE_ABOVE;
 
 const EPS = 2 ** -52;
 /** Rows of the Gram sums a loop trip. */

@@ -1,23 +1,21 @@
 /**
- * gesvd on complex batches through the two-matrix WebAssembly Jacobi sweeps
- * (kernels/zgesvd-interleaved.ts), the rest as the reference does it (src/cpu/complex/zgesvd.ts):
- * each matrix copied into the kernel's memory as G = A (m >= n) or A^H (m < n), float64 pairs
- * (complex64 widened), checked (a value not finite: info k + 2 and NaN outputs for that matrix
- * alone, not sent to the kernel) and scaled by the reference's power of two; the finite ones
- * swept four at a time (two pairs side by side; the last one to three as a quad or a pair); then per matrix the column norms, the
- * reference's selection sort (its swaps replayed on an index), U, VT and s written to the caller
- * (complex64 rounded once), info 0 or k + 1 (the sweep limit). A matrix with an exactly zero
- * singular value (where the reference completes U's columns) is handed to `defer`, which runs the
- * reference on it.
+ * gesvd on complex batches through the WebAssembly Jacobi sweeps (kernels/zgesvd-interleaved.ts),
+ * the rest as the reference does it (src/cpu/complex/zgesvd.ts): each matrix copied into the
+ * kernel's memory as G = A (m >= n) or A^H (m < n), float64 pairs (complex64 widened), checked (a
+ * value not finite: info k + 2 and NaN outputs for that matrix alone, not sent to the kernel) and
+ * scaled by the reference's power of two; the finite ones swept four at a time (the last one to
+ * three as a quad with one twice, or a pair); then per matrix the column norms, the reference's
+ * selection sort (its swaps replayed on an index), U, VT and s written to the caller (complex64
+ * rounded once), info 0 or k + 1 (the sweep limit). A matrix with an exactly zero singular value
+ * (where the reference completes U's columns) is handed to `defer`, which runs the reference on it.
  */
-import { REORTHOGONALIZE_ABOVE } from '../../core/algorithms.js';
 import type { MatrixView } from '../../core/batch.js';
 import type { FloatArray } from '../../core/dtype.js';
 import type { GesvdRequest } from '../../core/op-specs.js';
 import { scaleForMax } from '../../cpu/lapack/jacobi.js';
 import { wasmChunk } from '../context.js';
 import { moduleFactory } from '../jit/compile.js';
-import { generateZgesvdInterleaved, zgesvdInterleavedScratch, type ZgesvdInterleavedParams } from '../kernels/zgesvd-interleaved.js';
+import { ZGESVD_INTERLEAVED_MAX_COLUMNS, generateZgesvdInterleaved, zgesvdInterleavedScratch, type ZgesvdInterleavedParams } from '../kernels/zgesvd-interleaved.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 import { stridedView } from './run-batch.js';
 
@@ -32,14 +30,13 @@ type GesvdReq = GesvdRequest<FloatArray, Int32Array>;
 type View = MatrixView<FloatArray> & { stride: number };
 
 /** The singular values of one matrix and their order (the reference's sort replayed). */
-let values = new Float64Array(REORTHOGONALIZE_ABOVE);
-let order = new Int32Array(REORTHOGONALIZE_ABOVE);
+const values = new Float64Array(ZGESVD_INTERLEAVED_MAX_COLUMNS);
+const order = new Int32Array(ZGESVD_INTERLEAVED_MAX_COLUMNS);
 
 /** `count` matrices of A (m x n) from p0 (one strided run, or one matrix of a list). */
 export function zgesvdWasm(r: GesvdReq, m: number, n: number, p0: number, count: number, defer: (p: number) => void): void {
   const big = Math.max(m, n), k = Math.min(m, n), tall = m >= n;
-  // the reference reorthogonalizes V above this order; the kernel does not
-  if (k > REORTHOGONALIZE_ABOVE) throw new Error(`zgesvd-wasm: min(m, n) = ${k} is above ${REORTHOGONALIZE_ABOVE}`);
+  if (k > ZGESVD_INTERLEAVED_MAX_COLUMNS) throw new Error(`zgesvd-wasm: min(m, n) = ${k} is above ${ZGESVD_INTERLEAVED_MAX_COLUMNS}`);
   const vectors = tall ? r.vt !== undefined : r.u !== undefined;
   const params: ZgesvdInterleavedParams = { m: big, n: k, vectors };
   const quads = quadsFor(params);
@@ -124,10 +121,6 @@ function copyIn(A: View, t: number, tall: boolean, g: Float64Array, to: number, 
  */
 function finish(t: number, tall: boolean, big: number, k: number, g: Float64Array, gOff: number, vOff: number,
   scale: number, S: View, U: View | undefined, VT: View | undefined): boolean {
-  if (values.length < k) {
-    values = new Float64Array(k);
-    order = new Int32Array(k);
-  }
   for (let j = 0; j < k; j++) {
     let nrm = 0;
     for (let x = gOff + 2 * j * big; x < gOff + 2 * (j + 1) * big; x++) nrm += g[x]! * g[x]!;

@@ -3,8 +3,8 @@
  * complex64): the generated JavaScript (for gemm and LU also WebAssembly) or the complex reference. Pure: the tuning table and
  * `force` decide.
  */
-import { REORTHOGONALIZE_ABOVE } from '../../core/algorithms.js';
 import type { ComplexDType } from '../../core/dtype.js';
+import { ZGESVD_INTERLEAVED_MAX_COLUMNS } from '../kernels/zgesvd-interleaved.js';
 import type { ComplexOp } from '../../core/op-specs.js';
 import type { CpuTuning } from '../tuning.js';
 
@@ -102,8 +102,7 @@ export interface ComplexQrProblem { readonly op: 'geqrf' | 'orgqr' | 'getri' | '
 export function planComplexPairs(p: ComplexQrProblem, tuning: CpuTuning, force: ComplexPairForce = {}): ComplexPairVariant {
   if (p.m === 0 || p.n === 0 || (p.op === 'getri' && p.m !== p.n)) return 'reference';
   if (p.op === 'orgqr' && !((p.k ?? 0) >= 1 && (p.k ?? 0) <= p.n && p.n <= p.m)) return 'reference';
-  // gesvd's kernel does not reorthogonalize V, which the reference does above this order
-  if (p.op === 'gesvd' && Math.min(p.m, p.n) > REORTHOGONALIZE_ABOVE) return 'reference';
+  if (p.op === 'gesvd' && Math.min(p.m, p.n) > ZGESVD_INTERLEAVED_MAX_COLUMNS) return 'reference';
   if (force.variant) return force.variant;
   const range = p.op === 'getri' ? tuning.complexGetriWasmPairs : p.op === 'gesvd' ? tuning.complexGesvdWasmPairs : tuning.complexQrWasmPairs;
   const size = Math.max(p.m, p.n);
