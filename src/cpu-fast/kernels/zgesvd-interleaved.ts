@@ -7,7 +7,7 @@
  *
  * The reference's algorithm (src/cpu/complex/zgesvd.ts gesvdMatrixComplex), within rounding: its
  * order of pairs (p, q), its test |g_p^H g_q| > sqrt(m) eps sqrt(alpha) sqrt(beta) (alpha, beta
- * the columns' squared norms; |.| as V8's Math.hypot computes it), its Hermitian rotation
+ * the columns' squared norms; |.| scaled by the larger part, as Math.hypot), its Hermitian rotation
  * (zrotation.ts: t from cot(2 theta) = (beta - alpha) / (2 |g|), c = 1 / sqrt(1 + t^2)), its
  * sweep limit MAX_SWEEPS. What differs, for the multiplies (the kernel is bound by them):
  * - the rotation is applied scaled (Rutishauser's and LAPACK dgsvj0's fast rotations): a column is
@@ -164,8 +164,9 @@ function sweepFunction(p: ZgesvdInterleavedParams, groups: 1 | 2, name: string):
   const rotation = (g: number): void => {
     const { alpha, beta, gr, gi, gamma, rot, conv, t, cs, ar, ai, br, bi, zeta, az, sign, dp, dq, gs } = L[g]!;
     c.get(conv).get(rot).simd(SIMD.v128AndNot).set(conv);
-    // zeta = (beta - alpha) / (2 gamma); t = sign / (|zeta| + sqrt(1 + zeta^2)), or sign / (2 |zeta|) above 1e150
-    c.get(beta).get(alpha).simd(SIMD.f64x2Sub).f64x2(2).get(gamma).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Div).set(zeta);
+    // ig = 1 / |g|; zeta = (beta - alpha) / (2 |g|); t = sign / (|zeta| + sqrt(1 + zeta^2)), or sign / (2 |zeta|) above 1e150
+    c.f64x2(1).get(gamma).simd(SIMD.f64x2Div).set(gs);
+    c.get(beta).get(alpha).simd(SIMD.f64x2Sub).get(gs).f64x2(0.5).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Mul).set(zeta);
     c.get(zeta).f64x2(0).simd(SIMD.f64x2Ge).set(t);
     select(() => c.f64x2(1), () => c.f64x2(-1), t); c.set(sign);
     c.get(zeta).simd(SIMD.f64x2Abs).set(az);
@@ -177,10 +178,10 @@ function sweepFunction(p: ZgesvdInterleavedParams, groups: 1 | 2, name: string):
     c.set(t);
     // the diagonal's change t |g| (the columns' squared norms become alpha - t |g| and beta + t |g|)
     mul(t, gamma); c.set(zeta);
-    // c = 1 / sqrt(1 + t^2); with e = g' / |g'| (g' the stored columns' product), h = t / (|g'| dp dq):
-    // B = h dp^2 g', A = h dq^2 conj(g')
+    // c = 1 / sqrt(1 + t^2); with e = g' / |g'| (g' the stored columns' product), h = t / |g| =
+    // t / (|g'| dp dq): B = h dp^2 g', A = h dq^2 conj(g')
     c.f64x2(1).f64x2(1); mul(t, t); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sqrt).simd(SIMD.f64x2Div).set(cs);
-    c.get(t).get(gs); mul(dp, dq); c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Div).set(t);
+    mul(t, gs); c.set(t);
     mul(t, dp); c.get(dp).simd(SIMD.f64x2Mul).set(az);
     select(() => mul(az, gr), () => c.f64x2(0), rot); c.set(br);
     select(() => mul(az, gi), () => c.f64x2(0), rot); c.set(bi);
@@ -290,13 +291,15 @@ function sweepFunction(p: ZgesvdInterleavedParams, groups: 1 | 2, name: string):
       else { c.get(pp).set(rp); c.get(qp).set(rq); }
       for (let i = 0; i < m % GRAM_ROWS; i++) gramRow(rp, rq, i, g);
     }
-    for (const { alpha, beta, gr, gi, gamma, rot, t, ar, ai, dp, dq, gs } of L) {
-      // |g'| as V8's Math.hypot computes it: mx sqrt((|gr| / mx)^2 + (|gi| / mx)^2); |g| = dp dq |g'|
+    for (const { alpha, beta, gr, gi, gamma, rot, t, ar, ai, dp, dq, gs, sign } of L) {
+      // |g'| = mx sqrt((|gr| / mx)^2 + (|gi| / mx)^2) (no overflow or underflow in the squares;
+      // NaN where mx = 0), the quotients by one reciprocal; |g| = dp dq |g'|
       c.get(gr).simd(SIMD.f64x2Abs).set(ar);
       c.get(gi).simd(SIMD.f64x2Abs).set(ai);
       c.get(ar).get(ai).simd(SIMD.f64x2Pmax).set(t);
-      c.get(ar).get(t).simd(SIMD.f64x2Div).set(ar);
-      c.get(ai).get(t).simd(SIMD.f64x2Div).set(ai);
+      c.f64x2(1).get(t).simd(SIMD.f64x2Div).set(sign);
+      mul(ar, sign); c.set(ar);
+      mul(ai, sign); c.set(ai);
       mul(ar, ar); mul(ai, ai); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sqrt).get(t).simd(SIMD.f64x2Mul).set(gs);
       mul(dp, dq); c.get(gs).simd(SIMD.f64x2Mul).set(gamma);
       // rotate where gamma > tol sqrt(alpha) sqrt(beta) (false where gamma is 0 / 0 = NaN: mx = 0)

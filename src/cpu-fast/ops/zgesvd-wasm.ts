@@ -139,14 +139,14 @@ function finish(t: number, tall: boolean, big: number, k: number, g: Float64Arra
   const s0 = S.offset + t * S.stride;
   for (let j = 0; j < k; j++) S.data[s0 + j] = values[j]! / scale;
   const m = tall ? big : k, n = tall ? k : big;
-  // Tall: U = G (normalised columns), VT = V^H. Wide: U = V, VT = G^H (normalised).
+  // Tall: U = G (normalised columns: times the reciprocal), VT = V^H. Wide: U = V, VT = G^H (normalised).
   if (U) {
     const u0 = U.offset + t * U.stride;
     for (let j = 0; j < k; j++) {
       const d0 = 2 * (u0 + j * U.ld);
       if (tall) {
-        const x0 = gOff + 2 * order[j]! * big, sj = values[j]!;
-        for (let i = 0; i < 2 * m; i++) U.data[d0 + i] = g[x0 + i]! / sj;
+        const x0 = gOff + 2 * order[j]! * big, inv = 1 / values[j]!;
+        for (let i = 0; i < 2 * m; i++) U.data[d0 + i] = g[x0 + i]! * inv;
       } else {
         const x0 = vOff + 2 * order[j]! * k;
         for (let i = 0; i < 2 * m; i++) U.data[d0 + i] = g[x0 + i]!;
@@ -157,15 +157,15 @@ function finish(t: number, tall: boolean, big: number, k: number, g: Float64Arra
     const w0 = VT.offset + t * VT.stride;
     for (let q = 0; q < k; q++) {
       // row q of VT: conj of column order[q] of V (tall) or of normalised G (wide)
-      const x0 = tall ? vOff + 2 * order[q]! * k : gOff + 2 * order[q]! * big, sq = tall ? 1 : values[q]!;
+      const x0 = tall ? vOff + 2 * order[q]! * k : gOff + 2 * order[q]! * big, inv = tall ? 1 : 1 / values[q]!;
       for (let j = 0; j < n; j++) {
         const d = 2 * (w0 + q + j * VT.ld);
         if (tall) {
           VT.data[d] = g[x0 + 2 * j]!;
           VT.data[d + 1] = -g[x0 + 2 * j + 1]!;
         } else {
-          VT.data[d] = g[x0 + 2 * j]! / sq;
-          VT.data[d + 1] = -(g[x0 + 2 * j + 1]! / sq);
+          VT.data[d] = g[x0 + 2 * j]! * inv;
+          VT.data[d + 1] = -(g[x0 + 2 * j + 1]! * inv);
         }
       }
     }
