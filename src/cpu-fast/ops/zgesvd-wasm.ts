@@ -98,21 +98,28 @@ export function zgesvdWasm(r: GesvdReq, m: number, n: number, p0: number, count:
 function copyIn(A: View, t: number, tall: boolean, g: Float64Array, to: number, big: number): number {
   const { data, ld, rows, cols } = A;
   const from = A.offset + t * A.stride;
+  // Math.max keeps a NaN, and an infinity is above MAX_VALUE: one test at the end
   let amax = 0;
   for (let j = 0; j < cols; j++) {
     const s0 = 2 * (from + j * ld);
-    for (let i = 0; i < rows; i++) {
-      const re = data[s0 + 2 * i]!, im = data[s0 + 2 * i + 1]!;
-      const d = to + 2 * (tall ? i + j * big : j + i * big);
-      g[d] = re;
-      g[d + 1] = tall ? im : -im;
-      const ar = Math.abs(re), ai = Math.abs(im);
-      if (!(ar <= Number.MAX_VALUE && ai <= Number.MAX_VALUE)) return NaN;
-      if (ar > amax) amax = ar;
-      if (ai > amax) amax = ai;
+    if (tall) {
+      const d0 = to + 2 * j * big;
+      for (let x = 0; x < 2 * rows; x++) {
+        const v = data[s0 + x]!;
+        g[d0 + x] = v;
+        amax = Math.max(amax, Math.abs(v));
+      }
+    } else {
+      for (let i = 0; i < rows; i++) {
+        const re = data[s0 + 2 * i]!, im = data[s0 + 2 * i + 1]!;
+        const d = to + 2 * (j + i * big);
+        g[d] = re;
+        g[d + 1] = -im;
+        amax = Math.max(amax, Math.abs(re), Math.abs(im));
+      }
     }
   }
-  return amax;
+  return amax <= Number.MAX_VALUE ? amax : NaN;
 }
 
 /**
