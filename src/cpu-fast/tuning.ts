@@ -56,6 +56,7 @@ export interface CpuTuning {
   readonly complexQrWasmPairs: SizeRange;
   readonly complexGetriWasmPairs: SizeRange;
   readonly complexHeevTridiagonal: Readonly<{ vectors: SizeRange; values: SizeRange }>;
+  readonly complexGesvdWasmPairs: SizeRange;
   readonly luWasmBlock: Readonly<{ min: number; nb: number }>;
   readonly luWasmPairsMax: number;
   readonly luBlocked: Blocking;
@@ -361,6 +362,15 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
    * working memory (two matrices of about 40 n^2 bytes in the wasm memory).
    */
   complexHeevTridiagonal: Object.freeze({ vectors: Object.freeze({ min: 3, max: 512 }), values: Object.freeze({ min: 2, max: 512 }) }),
+  /**
+   * Complex gesvd's Jacobi sweeps four matrices at a time (kernels/zgesvd-interleaved.ts) while
+   * max(m, n) is in this range (min(m, n) at most 32 besides: the reference reorthogonalizes V above
+   * it); the complex reference beside it. Faster than the reference at every shape measured, 1 x 1
+   * to 32 x 32 (one thread, ns a matrix, kernel / reference, complex128: 1 x 1 49 / 97, 2 x 2 153 /
+   * 366, 16 x 2 386 / 704, 16 x 8 7450 / 28600, 24 x 24 131000 / 585000, 32 x 32 466000 / 1830000);
+   * docs/cpu-backend.md (Complex kernels, "SVD, four matrices at a time").
+   */
+  complexGesvdWasmPairs: Object.freeze({ min: 1, max: 32 }),
   /**
    * The delayed-update WebAssembly LU (kernels/getrf-block-wasm.ts: panels of nb columns, the
    * trailing matrix updated from 4 x 4 register tiles) from min(m, n) >= min up to luWasmMax, in

@@ -7,7 +7,7 @@
  */
 import type { Batch } from '../../core/batch.js';
 import type { ComplexDType, FloatArray } from '../../core/dtype.js';
-import type { ComplexGetrsRequest, GeqrfRequest, GetriRequest, OrgqrRequest, GesvRequest, GetrfRequest, PosvRequest, PotrfRequest, PotrsRequest } from '../../core/op-specs.js';
+import type { ComplexGetrsRequest, GeqrfRequest, GesvdRequest, GetriRequest, OrgqrRequest, GesvRequest, GetrfRequest, PosvRequest, PotrfRequest, PotrsRequest } from '../../core/op-specs.js';
 import { complexReference } from '../../cpu/complex/backend.js';
 import { cpuScratch, cpuTuning } from '../context.js';
 import { kernelFactory } from '../jit/compile.js';
@@ -24,6 +24,7 @@ import { zgetrfWasm } from './zgetrf-wasm.js';
 import { zgeqrfWasm } from './zgeqrf-wasm.js';
 import { zgetriWasm } from './zgetri-wasm.js';
 import { fastHeevComplex } from './zheev.js';
+import { zgesvdWasm } from './zgesvd-wasm.js';
 
 const choleskyFor = kernelFactory<ZpotrfJsParams, ZpotrfJsKernel>(generateZpotrfJs);
 const luFor = kernelFactory<ZgetrfJsParams, ZgetrfJsKernel>(generateZgetrfJs);
@@ -138,6 +139,21 @@ export function fastGetriComplex(r: GetriRequest<FloatArray, Int32Array>, option
   });
 }
 
+/** gesvd: the two-matrix Jacobi sweeps (ops/zgesvd-wasm.ts) where plan/complex.ts says so, else the reference. */
+export function fastGesvdComplex(r: GesvdRequest<FloatArray, Int32Array>, options: ComplexPairOptions = {}): void {
+  const fallback = (s: GesvdRequest<FloatArray, Int32Array>): void => complexReference.gesvd(s);
+  runBatch(r, {
+    shapeOf: r.a,
+    kernel(m, p0, count): boolean {
+      const tuning = options.tuning ?? cpuTuning();
+      if (planComplexPairs({ op: 'gesvd', m: m.rows, n: m.cols }, tuning, options.force) === 'reference') return false;
+      zgesvdWasm(r, m.rows, m.cols, p0, count, (p) => fallback(sliceRequest(r, p, p + 1)));
+      return true;
+    },
+    fallback,
+  });
+}
+
 const ref = complexReference;
 
 export const fastPotrfComplex = (r: PotrfRequest<FloatArray, Int32Array>, options?: ComplexCholeskyOptions): void =>
@@ -154,7 +170,7 @@ export const fastGetrsComplex = (r: ComplexGetrsRequest<FloatArray, Int32Array>,
   runLu('getrs', r, ref.getrs, options);
 
 /** The complex ops with fast kernels. */
-export type ComplexFastOp = ComplexFactorOp | 'gemm' | 'trsm' | 'geqrf' | 'orgqr' | 'getri' | 'heev';
+export type ComplexFastOp = ComplexFactorOp | 'gemm' | 'trsm' | 'geqrf' | 'orgqr' | 'getri' | 'heev' | 'gesvd';
 
 /** The complex ops with fast kernels, by name. */
 export const FAST_COMPLEX: { readonly [K in ComplexFastOp]: (r: never) => void } = Object.freeze({
@@ -163,4 +179,5 @@ export const FAST_COMPLEX: { readonly [K in ComplexFastOp]: (r: never) => void }
   gemm: fastGemmComplex, trsm: fastTrsmComplex,
   geqrf: fastGeqrfComplex, orgqr: fastOrgqrComplex, getri: fastGetriComplex,
   heev: fastHeevComplex,
+  gesvd: fastGesvdComplex,
 });

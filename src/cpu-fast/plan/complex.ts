@@ -4,6 +4,7 @@
  * `force` decide.
  */
 import type { ComplexDType } from '../../core/dtype.js';
+import { ZGESVD_INTERLEAVED_MAX_COLUMNS } from '../kernels/zgesvd-interleaved.js';
 import type { ComplexOp } from '../../core/op-specs.js';
 import type { CpuTuning } from '../tuning.js';
 
@@ -88,21 +89,22 @@ export function planComplexCholesky(p: ComplexCholeskyProblem, tuning: CpuTuning
   return planComplex(p, tuning);
 }
 
-/** geqrf's and getri's variants: wasm is kernels/zgeqrf-interleaved.ts or zgetri-interleaved.ts. */
+/** geqrf's, getri's and gesvd's variants: wasm is kernels/zgeqrf-interleaved.ts, zgetri-interleaved.ts or zgesvd-interleaved.ts. */
 export type ComplexPairVariant = 'reference' | 'wasm';
 export interface ComplexPairForce { readonly variant?: ComplexPairVariant }
-export interface ComplexQrProblem { readonly op: 'geqrf' | 'orgqr' | 'getri'; readonly m: number; readonly n: number; /** orgqr's reflectors */ readonly k?: number }
+export interface ComplexQrProblem { readonly op: 'geqrf' | 'orgqr' | 'getri' | 'gesvd'; readonly m: number; readonly n: number; /** orgqr's reflectors */ readonly k?: number }
 
 /**
- * geqrf (m x n), orgqr (m >= n >= k >= 1) and getri (square): the two-matrix WebAssembly kernel
- * while max(m, n) is within `complexQrWasmPairs` (geqrf, orgqr) or `complexGetriWasmPairs`
- * (getri), else the reference.
+ * geqrf (m x n), orgqr (m >= n >= k >= 1), getri (square) and gesvd (m x n): the two-matrix
+ * WebAssembly kernel while max(m, n) is within `complexQrWasmPairs` (geqrf, orgqr),
+ * `complexGetriWasmPairs` (getri) or `complexGesvdWasmPairs` (gesvd), else the reference.
  */
 export function planComplexPairs(p: ComplexQrProblem, tuning: CpuTuning, force: ComplexPairForce = {}): ComplexPairVariant {
   if (p.m === 0 || p.n === 0 || (p.op === 'getri' && p.m !== p.n)) return 'reference';
   if (p.op === 'orgqr' && !((p.k ?? 0) >= 1 && (p.k ?? 0) <= p.n && p.n <= p.m)) return 'reference';
+  if (p.op === 'gesvd' && Math.min(p.m, p.n) > ZGESVD_INTERLEAVED_MAX_COLUMNS) return 'reference';
   if (force.variant) return force.variant;
-  const range = p.op === 'getri' ? tuning.complexGetriWasmPairs : tuning.complexQrWasmPairs;
+  const range = p.op === 'getri' ? tuning.complexGetriWasmPairs : p.op === 'gesvd' ? tuning.complexGesvdWasmPairs : tuning.complexQrWasmPairs;
   const size = Math.max(p.m, p.n);
   return size >= range.min && size <= range.max ? 'wasm' : 'reference';
 }

@@ -280,6 +280,11 @@ export function scaleOf(x: Float64Array, len: number): number {
     if (!(e <= Number.MAX_VALUE)) return NaN;
     if (e > amax) amax = e;
   }
+  return scaleForMax(amax);
+}
+
+/** scaleOf's power of two for a finite largest |entry| amax: 1 where amax is 0 or within 2^-500 ... 2^500. */
+export function scaleForMax(amax: number): number {
   if (amax === 0 || (amax >= 2 ** -500 && amax <= 2 ** 500)) return 1;
   return 2 ** -Math.round(Math.log2(amax));
 }

@@ -1,0 +1,379 @@
+/**
+ * Generated WebAssembly SIMD one-sided Jacobi sweeps of the complex SVD for one shape, two pairs of
+ * matrices side by side (wasm/pair.ts: one f64x2 the real parts of the same element of a pair,
+ * another their imaginary parts; the second pair's arithmetic fills the first's division and
+ * square-root latencies). G (m x n, m >= n: A, or A^H for a wide A) lies as float64 pairs (ld = m,
+ * back to back), V (n x n, ld = n) likewise after them where it is accumulated, one int32 a quad.
+ *
+ * The reference's algorithm (src/cpu/complex/zgesvd.ts gesvdMatrixComplex), within rounding: its
+ * order of pairs (p, q), its test |g_p^H g_q| > sqrt(m) eps sqrt(alpha) sqrt(beta) (alpha, beta
+ * the columns' squared norms; |.| scaled by the larger part, as Math.hypot), its Hermitian rotation
+ * (zrotation.ts: t from cot(2 theta) = (beta - alpha) / (2 |g|), c = 1 / sqrt(1 + t^2)), its
+ * sweep limit MAX_SWEEPS. What differs, for the multiplies (the kernel is bound by them):
+ * - the rotation is applied scaled (Rutishauser's and LAPACK dgsvj0's fast rotations): a column is
+ *   held as its scale times the stored one, x = dp x', y = dq y', and the rotation
+ *   x := c (x - t conj(e) y), y := c (y + t e x) becomes x' := x' - A y', y' := y' + B x' with
+ *   A = t (dq / dp) conj(e), B = t (dp / dq) e and dp, dq := c dp, c dq: 8 multiplies a row of G
+ *   and of V where the plain form takes 12. At the start of each sweep (and after the last) every
+ *   column is multiplied by its scale and the scales reset to 1 (c >= 1 / sqrt(2): a scale falls
+ *   by at most 2^(-n / 2) a sweep);
+ * - alpha and beta are not summed for each pair but tracked: summed at each sweep's start (the
+ *   reference's order), then alpha - t |g| and beta + t |g| after a rotation (the rotated block's
+ *   diagonal), and summed again where an update falls below NORM_REFRESH of its value (cancelling).
+ *   A sweep that rotates nothing (the one that ends it) tests on freshly summed norms, as the
+ *   reference does; only g_p^H g_q is summed for each pair.
+ * Each lane rotates only where its own test passes (A = B = 0 and its scales unchanged elsewhere);
+ * a pair is skipped where no lane rotates. A lane whose sweep rotates nothing has converged: every
+ * later sweep finds the same columns and rotates nothing either, so sweeping on until the other
+ * lanes converge (or the limit) leaves it as it was. The data must be finite (the driver checks)
+ * and scaled as the reference scales it.
+ *
+ * The result: bit 2g + l set where lane l of pair g converged. The norms, the sort and the
+ * normalisation of U are the driver's (ops/zgesvd-wasm.ts).
+ *
+ * Loops: sweeps, p and q at run time, the rows of a column too (two a trip): unrolled whole, the
+ * Gram sums spilled (TurboFan hoists every load above them) and the module grows with m + n.
+ */
+import { MAX_SWEEPS, REORTHOGONALIZE_ABOVE } from '../../core/algorithms.js';
+import { Code, encodeModule, type FunctionDef, type ValType } from '../wasm/emit.js';
+import { OP, SIMD } from '../wasm/opcodes.js';
+import { PAIR_E, PAIR_SLOT, pairEmitters } from '../wasm/pair.js';
+
+export interface ZgesvdInterleavedParams {
+  /** G's rows (max(m, n) of A). */
+  readonly m: number;
+  /** G's columns (min(m, n) of A), at most m. */
+  readonly n: number;
+  /** Whether V is accumulated (and stored after G's pair). */
+  readonly vectors: boolean;
+}
+
+/** G's columns (min(m, n) of A) at most: above, the reference reorthogonalizes V, which these sweeps do not. */
+export const ZGESVD_INTERLEAVED_MAX_COLUMNS = REORTHOGONALIZE_ABOVE;
+
+const EPS = 2 ** -52;
+/** Rows of the Gram sums a loop trip. */
+const GRAM_ROWS = 2;
+/** Rows of the rotations a loop trip. */
+const ROT_ROWS = 2;
+
+/**
+ * A column's tracked squared norm may fall to this fraction of its value before the update
+ * (alpha - t |g| cancelling) before it is recomputed from the column: its relative error stays
+ * within about 1 / NORM_REFRESH ulps an update.
+ */
+const NORM_REFRESH = 2 ** -6;
+
+/**
+ * Bytes of one pair's scratch: G's pair split, V's where accumulated, then the columns' squared
+ * norms and their scales (a v128 each).
+ */
+const groupScratch = (p: ZgesvdInterleavedParams): number => (p.m * p.n + (p.vectors ? p.n * p.n : 0)) * PAIR_SLOT + 2 * p.n * 16;
+
+/** Bytes of the kernel's scratch (16-byte aligned): two pairs'. */
+export const zgesvdInterleavedScratch = (p: ZgesvdInterleavedParams): number => 2 * groupScratch(p);
+
+/**
+ * Exported `zgesvd4(g, v, ok, quads, scratch)`: byte addresses of the first G, the first V and the
+ * int32 results, the number of quads (matrices 4t ... 4t + 3: two pairs swept side by side, so
+ * that one pair's rotation arithmetic overlaps the other's), a scratch of
+ * zgesvdInterleavedScratch(p) bytes (16-byte aligned); `quad(g0, g1, g2, g3, v0, v1, v2, v3,
+ * scratch) -> bits` for four matrices anywhere (bits 0 ... 3), and `pair(g0, g1, v0, v1, scratch) ->
+ * bits` for two (g0 = g1 and v0 = v1 work on one matrix). G is overwritten with the rotated
+ * columns, V with the product of the rotations (p.vectors; else v is not touched).
+ */
+export function generateZgesvdInterleaved(p: ZgesvdInterleavedParams): Uint8Array<ArrayBuffer> {
+  if (!(p.n >= 1 && p.m >= p.n)) throw new Error(`zgesvd-interleaved: needs m >= n >= 1, got ${p.m} x ${p.n}`);
+  return encodeModule([mainFunction(p), sweepFunction(p, 2, 'quad'), sweepFunction(p, 1, 'pair')]);
+}
+const QUAD = 1;
+
+/** The batch loop over quads: quad(g, g + G, g + 2G, g + 3G, v, ..., scratch) stored at ok, one int32 a quad. */
+function mainFunction(p: ZgesvdInterleavedParams): FunctionDef {
+  const gBytes = p.m * p.n * PAIR_E, vBytes = p.vectors ? p.n * p.n * PAIR_E : 0;
+  const params: ValType[] = ['i32', 'i32', 'i32', 'i32', 'i32'];
+  const c = new Code(params);
+  const [G, V, OK, COUNT, SCR] = [0, 1, 2, 3, 4];
+  c.op(OP.block, OP.void).op(OP.loop, OP.void);
+  c.get(COUNT).i32(1).op(OP.i32LtS).op(OP.brIf, 1);
+  c.get(OK);
+  for (let q = 0; q < 4; q++) c.get(G).i32(q * gBytes).op(OP.i32Add);
+  for (let q = 0; q < 4; q++) c.get(V).i32(q * vBytes).op(OP.i32Add);
+  c.get(SCR).op(OP.call, QUAD);
+  c.mem(OP.i32Store, 2, 0);
+  c.get(G).i32(4 * gBytes).op(OP.i32Add).set(G);
+  c.get(V).i32(4 * vBytes).op(OP.i32Add).set(V);
+  c.get(OK).i32(4).op(OP.i32Add).set(OK);
+  c.get(COUNT).i32(1).op(OP.i32Sub).set(COUNT);
+  c.op(OP.br, 0).op(OP.end).op(OP.end);
+  return { name: 'zgesvd4', params, results: [], code: c };
+}
+
+/** The sweeps of `groups` pairs side by side: (g..., v..., scratch) -> bits. */
+function sweepFunction(p: ZgesvdInterleavedParams, groups: 1 | 2, name: string): FunctionDef {
+  const { m, n, vectors } = p;
+  const count = 2 * groups;
+  const params: ValType[] = Array.from({ length: 2 * count + 1 }, () => 'i32');
+  const c = new Code(params);
+  const Gs = Array.from({ length: count }, (_, q) => q), Vs = Array.from({ length: count }, (_, q) => count + q), SCR = 2 * count;
+  const { load, store, loop, select, copyPair } = pairEmitters(c);
+  const v = (): number => c.local('v128');
+  const i32 = (): number => c.local('i32');
+  const pp = i32(), qp = i32(), rp = i32(), rq = i32(), np = i32(), nq = i32(), nBase = i32(), vp = i32(), vq = i32(), pLeft = i32(), qLeft = i32(), sweeps = i32(), base = i32(), vBase = i32();
+  /** Each pair's own values; the pointers are shared, a pair's data `groupBytes` after the last one's. */
+  const L = Array.from({ length: groups }, () => ({
+    alpha: v(), beta: v(), gr: v(), gi: v(), gamma: v(), rot: v(), conv: v(),
+    t: v(), cs: v(), ar: v(), ai: v(), br: v(), bi: v(), zeta: v(), az: v(), sign: v(), dp: v(), dq: v(), gs: v(),
+  }));
+  const xr = v(), xi = v(), yr = v(), yi = v();
+  const mul = (a: number, b: number): void => { c.get(a).get(b).simd(SIMD.f64x2Mul); };
+  // the norms at nOffset, the scales DOFF after them
+  const groupBytes = groupScratch(p), vOffset = m * n * PAIR_SLOT, nOffset = groupBytes - 2 * n * 16, DOFF = n * 16;
+  const colG = m * PAIR_SLOT, colV = n * PAIR_SLOT;
+
+  /** [x y] := [x - A y, y + B x] over `rows` split elements from pointers px, py, for every pair (the scaled rotation). */
+  const rotate = (px0: number, py0: number, rows: number): void => {
+    const trips = Math.floor(rows / ROT_ROWS);
+    if (trips > 0) loop(trips, [[rp, () => c.get(px0), ROT_ROWS * PAIR_SLOT], [rq, () => c.get(py0), ROT_ROWS * PAIR_SLOT]], () => {
+      for (let i = 0; i < ROT_ROWS; i++) rotateRow(rp, rq, i);
+    });
+    else { c.get(px0).set(rp); c.get(py0).set(rq); }
+    for (let i = 0; i < rows % ROT_ROWS; i++) rotateRow(rp, rq, i);
+  };
+  const rotateRow = (px: number, py: number, i: number): void => {
+    for (let g = 0; g < groups; g++) {
+      const { ar, ai, br, bi } = L[g]!;
+      const o = i * PAIR_SLOT + g * groupBytes;
+      load(px, o); c.set(xr);
+      load(px, o + 16); c.set(xi);
+      load(py, o); c.set(yr);
+      load(py, o + 16); c.set(yi);
+      store(px, o, () => { c.get(xr); mul(ar, yr); mul(ai, yi); c.simd(SIMD.f64x2Sub).simd(SIMD.f64x2Sub); });
+      store(px, o + 16, () => { c.get(xi); mul(ar, yi); mul(ai, yr); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sub); });
+      store(py, o, () => { c.get(yr); mul(br, xr); mul(bi, xi); c.simd(SIMD.f64x2Sub).simd(SIMD.f64x2Add); });
+      store(py, o + 16, () => { c.get(yi); mul(br, xi); mul(bi, xr); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Add); });
+    }
+  };
+
+  /**
+   * The rotation of pair g's lanes, scaled: with columns x = dp x', y = dq y' (x', y' stored), the
+   * rotation x := c (x - t conj(e) y), y := c (y + t e x) is x' := x' - A y', y' := y' + B x' with
+   * A = t (dq / dp) conj(e), B = t (dp / dq) e, and the scales dp, dq := c dp, c dq: 8 multiplies a
+   * row where the plain rotation takes 12. Zero A, B and unchanged scales in a lane that does not rotate.
+   */
+  const rotation = (g: number): void => {
+    const { alpha, beta, gr, gi, gamma, rot, conv, t, cs, ar, ai, br, bi, zeta, az, sign, dp, dq, gs } = L[g]!;
+    c.get(conv).get(rot).simd(SIMD.v128AndNot).set(conv);
+    // ig = 1 / |g|; zeta = (beta - alpha) / (2 |g|); t = sign / (|zeta| + sqrt(1 + zeta^2)), or sign / (2 |zeta|) above 1e150
+    c.f64x2(1).get(gamma).simd(SIMD.f64x2Div).set(gs);
+    c.get(beta).get(alpha).simd(SIMD.f64x2Sub).get(gs).f64x2(0.5).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Mul).set(zeta);
+    c.get(zeta).f64x2(0).simd(SIMD.f64x2Ge).set(t);
+    select(() => c.f64x2(1), () => c.f64x2(-1), t); c.set(sign);
+    c.get(zeta).simd(SIMD.f64x2Abs).set(az);
+    c.get(az).f64x2(1e150).simd(SIMD.f64x2Gt).set(t);
+    select(
+      () => { c.get(sign).f64x2(2).get(az).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Div); },
+      () => { c.get(sign).get(az).f64x2(1); mul(az, az); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sqrt).simd(SIMD.f64x2Add).simd(SIMD.f64x2Div); },
+      t);
+    c.set(t);
+    // the diagonal's change t |g| (the columns' squared norms become alpha - t |g| and beta + t |g|)
+    mul(t, gamma); c.set(zeta);
+    // c = 1 / sqrt(1 + t^2); with e = g' / |g'| (g' the stored columns' product), h = t / |g| =
+    // t / (|g'| dp dq): B = h dp^2 g', A = h dq^2 conj(g')
+    c.f64x2(1).f64x2(1); mul(t, t); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sqrt).simd(SIMD.f64x2Div).set(cs);
+    mul(t, gs); c.set(t);
+    mul(t, dp); c.get(dp).simd(SIMD.f64x2Mul).set(az);
+    select(() => mul(az, gr), () => c.f64x2(0), rot); c.set(br);
+    select(() => mul(az, gi), () => c.f64x2(0), rot); c.set(bi);
+    mul(t, dq); c.get(dq).simd(SIMD.f64x2Mul).set(az);
+    select(() => mul(az, gr), () => c.f64x2(0), rot); c.set(ar);
+    select(() => { mul(az, gi); c.simd(SIMD.f64x2Neg); }, () => c.f64x2(0), rot); c.set(ai);
+    select(() => mul(cs, dp), () => c.get(dp), rot); c.set(dp);
+    select(() => mul(cs, dq), () => c.get(dq), rot); c.set(dq);
+  };
+
+  /** Row i (from pointers px, py) of pair g into its Gram sums. */
+  const gramRow = (px: number, py: number, i: number, g: number): void => {
+    {
+      const { gr, gi } = L[g]!;
+      const o = i * PAIR_SLOT + g * groupBytes;
+      load(px, o); c.set(xr);
+      load(px, o + 16); c.set(xi);
+      load(py, o); c.set(yr);
+      load(py, o + 16); c.set(yi);
+      c.get(gr); mul(xr, yr); mul(xi, yi); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Add).set(gr);
+      c.get(gi); mul(xr, yi); mul(xi, yr); c.simd(SIMD.f64x2Sub).simd(SIMD.f64x2Add).set(gi);
+    }
+  };
+
+  /** Pushes the squared norm of pair g's column at pointer col (the reference's order: row by row, re^2 + im^2). */
+  const columnNorm = (col: number, g: number): void => {
+    const { t } = L[g]!;
+    c.f64x2(0).set(t);
+    const row = (i: number): void => {
+      const o = i * PAIR_SLOT + g * groupBytes;
+      load(rp, o); c.set(xr);
+      load(rp, o + 16); c.set(xi);
+      c.get(t); mul(xr, xr); mul(xi, xi); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Add).set(t);
+    };
+    const trips = Math.floor(m / GRAM_ROWS);
+    if (trips > 0) loop(trips, [[rp, () => c.get(col), GRAM_ROWS * PAIR_SLOT]], () => { for (let i = 0; i < GRAM_ROWS; i++) row(i); });
+    else c.get(col).set(rp);
+    for (let i = 0; i < m % GRAM_ROWS; i++) row(i);
+    c.get(t);
+  };
+
+  /**
+   * Pair g's scales, and its tracked squared norms after its rotation: alpha - t |g| and beta + t |g|
+   * where it rotated; both recomputed from the columns (dp^2 ||x'||^2, dq^2 ||y'||^2) where either
+   * fell below NORM_REFRESH of its value.
+   */
+  const updateNorms = (g: number): void => {
+    const { alpha, beta, rot, zeta, t, dp, dq } = L[g]!;
+    store(np, g * groupBytes + DOFF, () => c.get(dp));
+    store(nq, g * groupBytes + DOFF, () => c.get(dq));
+    select(() => c.get(alpha).get(zeta).simd(SIMD.f64x2Sub), () => c.get(alpha), rot); c.set(xr);
+    select(() => c.get(beta).get(zeta).simd(SIMD.f64x2Add), () => c.get(beta), rot); c.set(xi);
+    store(np, g * groupBytes, () => c.get(xr));
+    store(nq, g * groupBytes, () => c.get(xi));
+    c.get(alpha).f64x2(NORM_REFRESH).simd(SIMD.f64x2Mul).get(xr).simd(SIMD.f64x2Gt);
+    c.get(beta).f64x2(NORM_REFRESH).simd(SIMD.f64x2Mul).get(xi).simd(SIMD.f64x2Gt).simd(SIMD.v128Or);
+    c.simd(SIMD.v128AnyTrue).if_(() => {
+      columnNorm(pp, g); mul(dp, dp); c.simd(SIMD.f64x2Mul).set(t);
+      store(np, g * groupBytes, () => c.get(t));
+      columnNorm(qp, g); mul(dq, dq); c.simd(SIMD.f64x2Mul).set(t);
+      store(nq, g * groupBytes, () => c.get(t));
+    });
+  };
+
+  /** Multiplies `rows` split elements from pointer col of pair g by its local d. */
+  const scaleColumn = (col: number, rows: number, g: number, d: number): void => {
+    loop(rows, [[rp, () => c.get(col), PAIR_SLOT]], () => {
+      for (const off of [0, 16]) store(rp, g * groupBytes + off, () => { load(rp, g * groupBytes + off); c.get(d).simd(SIMD.f64x2Mul); });
+    });
+  };
+
+  /** Every column of every pair (G's and V's) multiplied by its scale, the scales 1, the squared norms afresh. */
+  const rescale = (): void => {
+    loop(n, [[pp, () => c.get(SCR), colG], [vp, () => c.get(vBase), colV], [np, () => c.get(nBase), 16]], () => {
+      for (let g = 0; g < groups; g++) {
+        const { dp, alpha } = L[g]!;
+        load(np, g * groupBytes + DOFF); c.set(dp);
+        c.get(dp).f64x2(1).simd(SIMD.f64x2Ne).simd(SIMD.v128AnyTrue).if_(() => {
+          scaleColumn(pp, m, g, dp);
+          if (vectors) scaleColumn(vp, n, g, dp);
+          store(np, g * groupBytes + DOFF, () => c.f64x2(1));
+        });
+        columnNorm(pp, g); c.set(alpha);
+        store(np, g * groupBytes, () => c.get(alpha));
+      }
+    }, pLeft);
+  };
+
+  /** Pair (p, q) at pp, qp (G) and vp, vq (V), in every pair of matrices. */
+  const pairStep = (): void => {
+    L.forEach(({ alpha, beta, gr, gi, dp, dq }, g) => {
+      load(np, g * groupBytes); c.set(alpha);
+      load(nq, g * groupBytes); c.set(beta);
+      load(np, g * groupBytes + DOFF); c.set(dp);
+      load(nq, g * groupBytes + DOFF); c.set(dq);
+      c.f64x2(0).set(gr);
+      c.f64x2(0).set(gi);
+    });
+    // The Gram sums, a pair at a time, in a runtime loop of GRAM_ROWS rows a trip: unrolled whole,
+    // TurboFan hoists every load above the sums (no store between them) and spills them; both
+    // pairs in one loop spill their eight sums.
+    const trips = Math.floor(m / GRAM_ROWS);
+    for (let g = 0; g < groups; g++) {
+      if (trips > 0) loop(trips, [[rp, () => c.get(pp), GRAM_ROWS * PAIR_SLOT], [rq, () => c.get(qp), GRAM_ROWS * PAIR_SLOT]], () => {
+        for (let i = 0; i < GRAM_ROWS; i++) gramRow(rp, rq, i, g);
+      });
+      else { c.get(pp).set(rp); c.get(qp).set(rq); }
+      for (let i = 0; i < m % GRAM_ROWS; i++) gramRow(rp, rq, i, g);
+    }
+    for (const { alpha, beta, gr, gi, gamma, rot, t, ar, ai, dp, dq, gs, sign } of L) {
+      // |g'| = mx sqrt((|gr| / mx)^2 + (|gi| / mx)^2) (no overflow or underflow in the squares;
+      // NaN where mx = 0), the quotients by one reciprocal; |g| = dp dq |g'|
+      c.get(gr).simd(SIMD.f64x2Abs).set(ar);
+      c.get(gi).simd(SIMD.f64x2Abs).set(ai);
+      c.get(ar).get(ai).simd(SIMD.f64x2Pmax).set(t);
+      c.f64x2(1).get(t).simd(SIMD.f64x2Div).set(sign);
+      mul(ar, sign); c.set(ar);
+      mul(ai, sign); c.set(ai);
+      mul(ar, ar); mul(ai, ai); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sqrt).get(t).simd(SIMD.f64x2Mul).set(gs);
+      mul(dp, dq); c.get(gs).simd(SIMD.f64x2Mul).set(gamma);
+      // rotate where gamma > tol sqrt(alpha) sqrt(beta) (false where gamma is 0 / 0 = NaN: mx = 0)
+      c.get(gamma).f64x2(Math.sqrt(m) * EPS).get(alpha).simd(SIMD.f64x2Sqrt).simd(SIMD.f64x2Mul).get(beta).simd(SIMD.f64x2Sqrt).simd(SIMD.f64x2Mul)
+        .simd(SIMD.f64x2Gt).set(rot);
+    }
+    c.get(L[0]!.rot);
+    for (let g = 1; g < groups; g++) c.get(L[g]!.rot).simd(SIMD.v128Or);
+    c.simd(SIMD.v128AnyTrue).if_(() => {
+      for (let g = 0; g < groups; g++) rotation(g);
+      rotate(pp, qp, m);
+      if (vectors) rotate(vp, vq, n);
+      for (let g = 0; g < groups; g++) updateNorms(g);
+    });
+  };
+
+  for (let g = 0; g < groups; g++) {
+    c.get(SCR).i32(g * groupBytes).op(OP.i32Add).set(base);
+    copyPair(true, Gs[2 * g]!, Gs[2 * g + 1]!, base, m, n);
+  }
+  c.get(SCR).i32(vOffset).op(OP.i32Add).set(vBase);
+  c.get(SCR).i32(nOffset).op(OP.i32Add).set(nBase);
+  if (vectors) {
+    // V := I
+    loop(n, [[vp, () => c.get(vBase), colV]], () => {
+      for (let g = 0; g < groups; g++) for (let i = 0; i < 2 * n; i++) store(vp, g * groupBytes + i * 16, () => c.f64x2(0));
+    });
+    loop(n, [[vp, () => c.get(vBase), colV + PAIR_SLOT]], () => { for (let g = 0; g < groups; g++) store(vp, g * groupBytes, () => c.f64x2(1)); });
+  }
+  for (const { conv } of L) c.i64x2(-1).set(conv);
+  if (n > 1) {
+    // the scales 1
+    loop(n, [[np, () => c.get(nBase), 16]], () => { for (let g = 0; g < groups; g++) store(np, g * groupBytes + DOFF, () => c.f64x2(1)); });
+    c.i32(0).set(sweeps);
+    c.loop_(() => {
+      for (const { conv } of L) c.i64x2(-1).set(conv);
+      // the scales into the columns and the squared norms afresh each sweep (a sweep that rotates
+      // nothing decides on exact ones)
+      rescale();
+      loop(n - 1, [[pp, () => c.get(SCR), colG], [vp, () => c.get(vBase), colV], [np, () => c.get(nBase), 16]], () => {
+        c.get(pp).i32(colG).op(OP.i32Add).set(qp);
+        c.get(vp).i32(colV).op(OP.i32Add).set(vq);
+        c.get(np).i32(16).op(OP.i32Add).set(nq);
+        c.get(pLeft).set(qLeft);
+        c.loop_(() => {
+          pairStep();
+          c.get(qp).i32(colG).op(OP.i32Add).set(qp);
+          c.get(vq).i32(colV).op(OP.i32Add).set(vq);
+          c.get(nq).i32(16).op(OP.i32Add).set(nq);
+          c.get(qLeft).i32(1).op(OP.i32Sub).tee(qLeft);
+        });
+      }, pLeft);
+      // again while a lane rotated and the limit is not reached
+      c.get(sweeps).i32(1).op(OP.i32Add).tee(sweeps).i32(MAX_SWEEPS).op(OP.i32LtS);
+      c.get(L[0]!.conv);
+      for (let g = 1; g < groups; g++) c.get(L[g]!.conv).simd(SIMD.v128And);
+      c.simd(SIMD.i64x2AllTrue).op(OP.i32Eqz).op(OP.i32And);
+    });
+    // the scales into the columns (after the sweep limit a sweep may have rotated)
+    rescale();
+  }
+  for (let g = 0; g < groups; g++) {
+    c.get(SCR).i32(g * groupBytes).op(OP.i32Add).set(base);
+    copyPair(false, Gs[2 * g]!, Gs[2 * g + 1]!, base, m, n);
+    if (vectors) {
+      c.get(base).i32(vOffset).op(OP.i32Add).set(vBase);
+      copyPair(false, Vs[2 * g]!, Vs[2 * g + 1]!, vBase, n, n);
+    }
+  }
+  // bit 2g + lane: that matrix converged
+  c.i32(0);
+  for (let g = 0; g < groups; g++) {
+    c.get(L[g]!.conv).simd(SIMD.i32x4ExtractLane, 0).i32(1 << (2 * g)).op(OP.i32And).op(OP.i32Or);
+    c.get(L[g]!.conv).simd(SIMD.i32x4ExtractLane, 2).i32(2 << (2 * g)).op(OP.i32And).op(OP.i32Or);
+  }
+  return { name, params, results: ['i32'], code: c };
+}

@@ -1,0 +1,192 @@
+/**
+ * gesvd on complex batches through the WebAssembly Jacobi sweeps (kernels/zgesvd-interleaved.ts),
+ * the rest as the reference does it (src/cpu/complex/zgesvd.ts): each matrix copied into the
+ * kernel's memory as G = A (m >= n) or A^H (m < n), float64 pairs (complex64 widened), checked (a
+ * value not finite: info k + 2 and NaN outputs for that matrix alone, not sent to the kernel) and
+ * scaled by the reference's power of two; the finite ones swept four at a time (the last one to
+ * three as a quad with one twice, or a pair); then per matrix the column norms, the reference's
+ * selection sort (its swaps replayed on an index), U, VT and s written to the caller (complex64
+ * rounded once), info 0 or k + 1 (the sweep limit). A matrix with an exactly zero singular value
+ * (where the reference completes U's columns) is handed to `defer`, which runs the reference on it.
+ */
+import type { MatrixView } from '../../core/batch.js';
+import type { FloatArray } from '../../core/dtype.js';
+import type { GesvdRequest } from '../../core/op-specs.js';
+import { scaleForMax } from '../../cpu/lapack/jacobi.js';
+import { wasmChunk } from '../context.js';
+import { moduleFactory } from '../jit/compile.js';
+import { ZGESVD_INTERLEAVED_MAX_COLUMNS, generateZgesvdInterleaved, zgesvdInterleavedScratch, type ZgesvdInterleavedParams } from '../kernels/zgesvd-interleaved.js';
+import { heap, heapInts, loadModule } from '../wasm/runtime.js';
+import { stridedView } from './run-batch.js';
+
+type WasmQuads = (g: number, v: number, ok: number, quads: number, scratch: number) => void;
+type WasmQuad = (g0: number, g1: number, g2: number, g3: number, v0: number, v1: number, v2: number, v3: number, scratch: number) => number;
+type WasmPair = (g0: number, g1: number, v0: number, v1: number, scratch: number) => number;
+const quadsFor = moduleFactory<ZgesvdInterleavedParams, WasmQuads>(generateZgesvdInterleaved, 'zgesvd4', loadModule);
+const quadFor = moduleFactory<ZgesvdInterleavedParams, WasmQuad>(generateZgesvdInterleaved, 'quad', loadModule);
+const pairFor = moduleFactory<ZgesvdInterleavedParams, WasmPair>(generateZgesvdInterleaved, 'pair', loadModule);
+
+type GesvdReq = GesvdRequest<FloatArray, Int32Array>;
+type View = MatrixView<FloatArray> & { stride: number };
+
+/** The singular values of one matrix and their order (the reference's sort replayed). */
+const values = new Float64Array(ZGESVD_INTERLEAVED_MAX_COLUMNS);
+const order = new Int32Array(ZGESVD_INTERLEAVED_MAX_COLUMNS);
+
+/** `count` matrices of A (m x n) from p0 (one strided run, or one matrix of a list). */
+export function zgesvdWasm(r: GesvdReq, m: number, n: number, p0: number, count: number, defer: (p: number) => void): void {
+  const big = Math.max(m, n), k = Math.min(m, n), tall = m >= n;
+  if (k > ZGESVD_INTERLEAVED_MAX_COLUMNS) throw new Error(`zgesvd-wasm: min(m, n) = ${k} is above ${ZGESVD_INTERLEAVED_MAX_COLUMNS}`);
+  const vectors = tall ? r.vt !== undefined : r.u !== undefined;
+  const params: ZgesvdInterleavedParams = { m: big, n: k, vectors };
+  const quads = quadsFor(params);
+  const quad = quadFor(params);
+  const pair = pairFor(params);
+  const gPer = 2 * big * k, vPer = vectors ? 2 * k * k : 0;
+  const chunk = wasmChunk(count, (gPer + vPer) * 8 + 16);
+  const vBase = chunk * gPer * 8, okBase = vBase + chunk * vPer * 8;
+  const work = (okBase + 4 * ((chunk + 3) >> 2) + 15) & ~15;
+  const mem = heap(work + zgesvdInterleavedScratch(params)).f64;
+  const ints = heapInts();
+  const A = stridedView(r.a, p0), S = stridedView(r.s, p0);
+  const U = r.u ? stridedView(r.u, p0) : undefined, VT = r.vt ? stridedView(r.vt, p0) : undefined;
+  const good = new Int32Array(chunk), scales = new Float64Array(chunk);
+  const deferred: number[] = [];
+  for (let q0 = p0; q0 < p0 + count; q0 += chunk) {
+    const c = Math.min(chunk, p0 + count - q0);
+    // the finite matrices, back to back
+    let found = 0;
+    for (let t = 0; t < c; t++) {
+      const p = q0 + t;
+      const amax = copyIn(A, p - p0, tall, mem, found * gPer, big);
+      if (Number.isNaN(amax)) {
+        r.info[p] = k + 2;
+        fillNaN(p - p0, k, S, U, VT);
+        continue;
+      }
+      const scale = scaleForMax(amax);
+      if (scale !== 1) for (let x = found * gPer; x < (found + 1) * gPer; x++) mem[x] *= scale;
+      good[found] = p;
+      scales[found] = scale;
+      found++;
+    }
+    const whole = found >> 2, left = found & 3;
+    if (whole > 0) quads(0, vBase, okBase, whole, work);
+    // the last one to three: a quad with the third twice, or a pair (one matrix: with itself)
+    if (left > 0) {
+      const g = (t: number): number => Math.min(4 * whole + t, found - 1) * gPer * 8;
+      const v = (t: number): number => vBase + Math.min(4 * whole + t, found - 1) * vPer * 8;
+      ints[okBase / 4 + whole] = left === 3 ? quad(g(0), g(1), g(2), g(3), v(0), v(1), v(2), v(3), work) : pair(g(0), g(1), v(0), v(1), work);
+    }
+    for (let t = 0; t < found; t++) {
+      const converged = (ints[okBase / 4 + (t >> 2)]! >> (t & 3)) & 1;
+      const p = good[t]!;
+      if (!finish(p - p0, tall, big, k, mem, t * gPer, vBase / 8 + t * vPer, scales[t]!, S, U, VT)) {
+        deferred.push(p);
+        continue;
+      }
+      r.info[p] = converged ? 0 : k + 1;
+    }
+  }
+  for (const p of deferred) defer(p);
+}
+
+/**
+ * Matrix t of A into G at `to` (A itself, or A^H where A is wide; ld = big); returns the largest
+ * |part|, or NaN where a part is not finite.
+ */
+function copyIn(A: View, t: number, tall: boolean, g: Float64Array, to: number, big: number): number {
+  const { data, ld, rows, cols } = A;
+  const from = A.offset + t * A.stride;
+  // Math.max keeps a NaN, and an infinity is above MAX_VALUE: one test at the end
+  let amax = 0;
+  for (let j = 0; j < cols; j++) {
+    const s0 = 2 * (from + j * ld);
+    if (tall) {
+      const d0 = to + 2 * j * big;
+      for (let x = 0; x < 2 * rows; x++) {
+        const v = data[s0 + x]!;
+        g[d0 + x] = v;
+        amax = Math.max(amax, Math.abs(v));
+      }
+    } else {
+      for (let i = 0; i < rows; i++) {
+        const re = data[s0 + 2 * i]!, im = data[s0 + 2 * i + 1]!;
+        const d = to + 2 * (j + i * big);
+        g[d] = re;
+        g[d + 1] = -im;
+        amax = Math.max(amax, Math.abs(re), Math.abs(im));
+      }
+    }
+  }
+  return amax <= Number.MAX_VALUE ? amax : NaN;
+}
+
+/**
+ * The reference's ending for matrix t: norms, sort, s, U and VT to the caller. False (nothing
+ * written) where a singular value is exactly zero.
+ */
+function finish(t: number, tall: boolean, big: number, k: number, g: Float64Array, gOff: number, vOff: number,
+  scale: number, S: View, U: View | undefined, VT: View | undefined): boolean {
+  for (let j = 0; j < k; j++) {
+    let nrm = 0;
+    for (let x = gOff + 2 * j * big; x < gOff + 2 * (j + 1) * big; x++) nrm += g[x]! * g[x]!;
+    values[j] = Math.sqrt(nrm);
+    order[j] = j;
+  }
+  // lapack/jacobi.ts sortWithColumns, descending, its swaps on `order`
+  for (let j = 0; j < k - 1; j++) {
+    let best = j;
+    for (let q = j + 1; q < k; q++) if (values[q]! > values[best]!) best = q;
+    if (best === j) continue;
+    const d = values[j]!; values[j] = values[best]!; values[best] = d;
+    const o = order[j]!; order[j] = order[best]!; order[best] = o;
+  }
+  if (k > 0 && values[k - 1] === 0) return false;
+  const s0 = S.offset + t * S.stride;
+  for (let j = 0; j < k; j++) S.data[s0 + j] = values[j]! / scale;
+  const m = tall ? big : k, n = tall ? k : big;
+  // Tall: U = G (normalised columns: times the reciprocal), VT = V^H. Wide: U = V, VT = G^H (normalised).
+  if (U) {
+    const u0 = U.offset + t * U.stride;
+    for (let j = 0; j < k; j++) {
+      const d0 = 2 * (u0 + j * U.ld);
+      if (tall) {
+        const x0 = gOff + 2 * order[j]! * big, inv = 1 / values[j]!;
+        for (let i = 0; i < 2 * m; i++) U.data[d0 + i] = g[x0 + i]! * inv;
+      } else {
+        const x0 = vOff + 2 * order[j]! * k;
+        for (let i = 0; i < 2 * m; i++) U.data[d0 + i] = g[x0 + i]!;
+      }
+    }
+  }
+  if (VT) {
+    const w0 = VT.offset + t * VT.stride;
+    for (let q = 0; q < k; q++) {
+      // row q of VT: conj of column order[q] of V (tall) or of normalised G (wide)
+      const x0 = tall ? vOff + 2 * order[q]! * k : gOff + 2 * order[q]! * big, inv = tall ? 1 : 1 / values[q]!;
+      for (let j = 0; j < n; j++) {
+        const d = 2 * (w0 + q + j * VT.ld);
+        if (tall) {
+          VT.data[d] = g[x0 + 2 * j]!;
+          VT.data[d + 1] = -g[x0 + 2 * j + 1]!;
+        } else {
+          VT.data[d] = g[x0 + 2 * j]! * inv;
+          VT.data[d + 1] = -(g[x0 + 2 * j + 1]! * inv);
+        }
+      }
+    }
+  }
+  return true;
+}
+
+/** s, U and VT of the run's matrix t NaN (a value of A not finite). */
+function fillNaN(t: number, k: number, S: View, U: View | undefined, VT: View | undefined): void {
+  const s0 = S.offset + t * S.stride;
+  S.data.fill(NaN, s0, s0 + k);
+  for (const M of [U, VT]) {
+    if (!M) continue;
+    const o = M.offset + t * M.stride;
+    for (let j = 0; j < M.cols; j++) M.data.fill(NaN, 2 * (o + j * M.ld), 2 * (o + j * M.ld + M.rows));
+  }
+}
