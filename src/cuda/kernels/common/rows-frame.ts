@@ -2,12 +2,15 @@
  * CUDA text of the "rows" Jacobi designs' frame that does not depend on the element type (the real
  * syev rows design, jacobi/generate-rows.ts; the complex heev rows design, zjacobi/generate-heev-rows.ts):
  * the shape (N2 lanes a matrix, as many matrices a warp as fit), the thread's place in it, the round's
- * partner in the turning frame, the select of a register slot by a run-time index, and the frame's turn.
+ * partner in the turning frame, the select of a register slot by a run-time index, the frame's turn, and
+ * the eigenvalues' ranks, info and W at the end.
  *
  * The rounds of the circle tournament run in a frame that turns one slot a round (slot j < N2 - 1
  * holds column (j + r) mod (N2 - 1) in round r, slot N2 - 1 column N2 - 1), in which every round pairs
  * the same compile-time register slots (k, N2 - 1 - k); the turn after a round renames registers.
  */
+
+import { matrixPointer, type OperandKind } from './batch-pointer.js';
 
 /** Warps per block of the rows designs. */
 export const ROWS_WARPS = 4;
@@ -88,4 +91,27 @@ ${S(`          ${second}[j] = ${second}[j + 1];`)}
         ${first}[N2 - 2] = ${first}0;
 ${S(`        ${second}[N2 - 2] = ${second}0;`)}
       }`;
+}
+
+/**
+ * The eigenvalues' end of a rows design (real and complex): each lane's rank among its matrix's
+ * diagonal (ascending, ties by index; a failed matrix keeps its order), info, and W by rank (NaN for
+ * a failed matrix). Needs lane, dii, idle, base, tid, failed, active, done, mat and index in scope;
+ * returns from the kernel for lanes without a matrix.
+ */
+export function rowsRankAndValues(kind: OperandKind): string {
+  return `  // Ascending order by rank (ties by index); a failed matrix keeps its order (NaN outputs).
+  int rank = 0;
+  #pragma unroll
+  for (int k = 0; k < N; ++k) {
+    const real dk = __shfl_sync(FULL, dii, idle ? lane : base + k);
+    rank += (dk < dii || (dk == dii && k < tid)) ? 1 : 0;
+  }
+  if (failed) rank = tid;
+  if (!active) return;
+  if (tid == 0) info[index ? index[mat] : mat] = failed ? N + 2 : (done ? 0 : N + 1);
+  if (tid < N) {
+    real* w = ${matrixPointer('W', kind, 'mat')};
+    w[rank] = failed ? nanReal() : dii;
+  }`;
 }

@@ -42,7 +42,7 @@ import { MyriadError } from '../../../core/errors.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { halfAngleRotation } from '../common/rotation.js';
-import { ROWS_PARTNER, ROWS_SLOT, ROWS_WARPS, rowsFrameTurn, rowsShape, selectByIndex } from '../common/rows-frame.js';
+import { ROWS_PARTNER, ROWS_SLOT, ROWS_WARPS, rowsFrameTurn, rowsShape, selectByIndex, rowsRankAndValues } from '../common/rows-frame.js';
 import { ROWS_ROTATION } from '../common/rows-rotation.js';
 import type { SyevRowsParams } from './params.js';
 import { SYEV_TEST, jacobiPrelude, pairRotation, syevDims, syevTag } from './snippets.js';
@@ -154,20 +154,7 @@ ${rowsFrameTurn('real', 'a', vectors ? 'v' : undefined)}
     }
     if ((__ballot_sync(FULL, rotated) & group) == 0u) done = true;
   }
-  // Ascending order by rank (ties by index); a failed matrix keeps its order (NaN outputs).
-  int rank = 0;
-  #pragma unroll
-  for (int k = 0; k < N; ++k) {
-    const real dk = __shfl_sync(FULL, dii, idle ? lane : base + k);
-    rank += (dk < dii || (dk == dii && k < tid)) ? 1 : 0;
-  }
-  if (failed) rank = tid;
-  if (!active) return;
-  if (tid == 0) info[index ? index[mat] : mat] = failed ? N + 2 : (done ? 0 : N + 1);
-  if (tid < N) {
-    real* w = ${matrixPointer('W', kind, 'mat')};
-    w[rank] = failed ? nanReal() : dii;
-  }
+${rowsRankAndValues(kind)}
 ${vectors ? `  // Eigenvector j (column j of V) to column rank(j) of A: the lane writes its row.
   real* g = ${matrixPointer('A', kind, 'mat')};
   #pragma unroll

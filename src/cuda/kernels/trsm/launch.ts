@@ -132,6 +132,12 @@ function chainedSolve(dev: GpuDevice, dtype: DType, r: TrsmRequest<DeviceArray>,
   }
 }
 
+/** A leaf's operands: A's diagonal block `span` and B's rows (side left) or columns (right) beside it, and B's vectors a matrix. */
+function spanOperands(g: TrsmGroup, span: Span, left: boolean): { readonly a: OperandArgs; readonly b: OperandArgs; readonly nvec: number } {
+  const delta = leafOffsets(left, span.off, g.argsA.ld, g.argsB.ld);
+  return { a: { ...g.argsA, offset: g.argsA.offset + delta.a }, b: { ...g.argsB, offset: g.argsB.offset + delta.b }, nvec: left ? g.n : g.m };
+}
+
 function launchLeaf(dev: GpuDevice, plan: TrsmPlan, g: TrsmGroup, span: Span, alpha: number): void {
   if (plan.productLeaf === true) {
     launchProductLeaf(dev, plan, g, span, alpha);
@@ -143,11 +149,7 @@ function launchLeaf(dev: GpuDevice, plan: TrsmPlan, g: TrsmGroup, span: Span, al
   }
   const p: TrsmLeafParams = plan.leaf;
   const shape = plan.shapes.get(span.size)!;
-  const left = p.side === 'left';
-  const nvec = left ? g.n : g.m;
-  const delta = leafOffsets(left, span.off, g.argsA.ld, g.argsB.ld);
-  const a = { ...g.argsA, offset: g.argsA.offset + delta.a };
-  const b = { ...g.argsB, offset: g.argsB.offset + delta.b };
+  const { a, b, nvec } = spanOperands(g, span, p.side === 'left');
   const k = kernelFor(dev, `${p.op}-leaf`, p, () => trsmLeafSource(p));
   const grid: [number, number, number] = [Math.ceil(g.count / shape.matrices), Math.min(Math.ceil(nvec / leafChunk(shape)), 65535), 1];
   k.launch({ grid, block: [shape.vectors, shape.matrices, 1], sharedBytes: shape.sharedBytes }, [
@@ -161,11 +163,7 @@ function launchRegisterLeaf(dev: GpuDevice, plan: TrsmPlan, g: TrsmGroup, span: 
   const { side, uplo, transA, diag, dtype, kind } = plan.leaf;
   const p: TrmmRegisterLeafParams = { side, uplo, transA, diag, dtype, kind, order: registerLeafOrder(span.size) };
   const shape = plan.registerShapes!.get(span.size)!;
-  const left = side === 'left';
-  const nvec = left ? g.n : g.m;
-  const delta = leafOffsets(left, span.off, g.argsA.ld, g.argsB.ld);
-  const a = { ...g.argsA, offset: g.argsA.offset + delta.a };
-  const b = { ...g.argsB, offset: g.argsB.offset + delta.b };
+  const { a, b, nvec } = spanOperands(g, span, side === 'left');
   const k = kernelFor(dev, 'trmm-register-leaf', p, () => trmmRegisterLeafSource(p));
   const tasks = g.count * Math.ceil(nvec / REGISTER_LEAF_LANES);
   k.launch({ grid: [Math.ceil(tasks / shape.warps), 1, 1], block: [REGISTER_LEAF_LANES, shape.warps, 1], sharedBytes: shape.sharedBytes }, [
@@ -178,11 +176,7 @@ function launchProductLeaf(dev: GpuDevice, plan: TrsmPlan, g: TrsmGroup, span: S
   const { side, uplo, transA, diag, dtype, kind } = plan.leaf;
   const p: TrmmProductLeafParams = { side, uplo, transA, diag, dtype, kind, order: productLeafOrder(span.size) };
   const shape = productLeafShape(p);
-  const left = side === 'left';
-  const nvec = left ? g.n : g.m;
-  const delta = leafOffsets(left, span.off, g.argsA.ld, g.argsB.ld);
-  const a = { ...g.argsA, offset: g.argsA.offset + delta.a };
-  const b = { ...g.argsB, offset: g.argsB.offset + delta.b };
+  const { a, b, nvec } = spanOperands(g, span, side === 'left');
   const k = kernelFor(dev, 'trmm-product-leaf', p, () => trmmProductLeafSource(p));
   const tasks = g.count * Math.ceil(nvec / PRODUCT_LEAF_VECTORS);
   k.launch({ grid: [Math.ceil(tasks / shape.tasks), 1, 1], block: [shape.threadsPerTask, shape.tasks, 1], sharedBytes: shape.sharedBytes }, [

@@ -41,7 +41,7 @@ import { complexLetter, complexPrelude, modulusReal2 } from '../common/complex.j
 import { jacobiConstants } from '../common/jacobi-rotation.js';
 import { elementBytes, mathHelpers, precisionPrelude } from '../common/precision.js';
 import { halfAngleRotation } from '../common/rotation.js';
-import { ROWS_PARTNER, ROWS_SLOT, rowsFrameTurn, rowsShape, selectByIndex } from '../common/rows-frame.js';
+import { ROWS_PARTNER, ROWS_SLOT, rowsFrameTurn, rowsShape, selectByIndex, rowsRankAndValues } from '../common/rows-frame.js';
 import type { HeevRowsParams } from './params.js';
 
 /** The launch shape of a heev rows kernel (lanes a matrix, matrices a warp and a block). */
@@ -208,20 +208,7 @@ ${rowsFrameTurn('real2', 'a', vReg ? 'v' : undefined)}
     }
     if ((__ballot_sync(FULL, rotated) & group) == 0u) done = true;
   }
-  // Ascending order by rank (ties by index); a failed matrix keeps its order (NaN outputs).
-  int rank = 0;
-  #pragma unroll
-  for (int k = 0; k < N; ++k) {
-    const real dk = __shfl_sync(FULL, dii, idle ? lane : base + k);
-    rank += (dk < dii || (dk == dii && k < tid)) ? 1 : 0;
-  }
-  if (failed) rank = tid;
-  if (!active) return;
-  if (tid == 0) info[index ? index[mat] : mat] = failed ? N + 2 : (done ? 0 : N + 1);
-  if (tid < N) {
-    real* w = ${matrixPointer('W', kind, 'mat')};
-    w[rank] = failed ? nanReal() : dii;
-  }
+${rowsRankAndValues(kind)}
 ${vectors ? `  // Eigenvector j (column j of V) to column rank(j) of A: the lane writes its row.
   real2* z = ${matrixPointer('A', kind, 'mat')};
   #pragma unroll
