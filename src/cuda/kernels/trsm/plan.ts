@@ -7,6 +7,7 @@
  * (generate-leaf.ts). Sizes and shapes from the tuning table (model/tuning/), `force` for tests.
  */
 import type { DType } from '../../../core/dtype.js';
+import { byPrecision } from '../../../core/dtype-table.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { TrsmTuning } from '../../model/tuning/index.js';
 import type { OperandKind } from '../common/batch-pointer.js';
@@ -150,7 +151,7 @@ function invertedWorkspace(dtype: DType, t: number, nvec: number, count: number,
  * the register leaf.
  */
 export function defaultTrmmLeaf(dtype: DType, t: number): { readonly leaf: TrmmLeaf; readonly leafMax?: number } {
-  return dtype === 'float32' && t >= 32 ? { leaf: 'product', leafMax: 32 } : { leaf: 'register' };
+  return byPrecision(dtype, { double: false, single: true }) && t >= 32 ? { leaf: 'product', leafMax: 32 } : { leaf: 'register' };
 }
 
 /** Chains (matrices x tiles of right-hand sides) one launch of the chained substitution takes: grid.y. */
