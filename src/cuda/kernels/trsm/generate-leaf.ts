@@ -102,6 +102,32 @@ function vectorTileLoop(left: boolean, body: string): string {
   return left ? tileLoop('vv', 'p', 't', 'nv', body) : tileLoop('p', 'vv', 'nv', 't', body);
 }
 
+/**
+ * The compile-time-order leaves' walk over the T x T square of A along its columns (register and
+ * product leaves): a thread's `steps` reads of the referenced triangle (L(p, q) = M(at(p), at(q)),
+ * q <= p, the diagonal only where not unit; zeros elsewhere) into r[], every read issued before the
+ * stores, element e = `thread` + u * `stride`. Needs a, t, ldA, T and the leafHeader constants.
+ */
+export function triangleReads(m: LeafMapping, thread: string, stride: string, steps: string): string {
+  const slow = m.transposed ? 'p' : 'q', fast = m.transposed ? 'q' : 'p';
+  return `    #pragma unroll
+    for (int u = 0; u < ${steps}; ++u) {
+      const int e = ${thread} + u * ${stride}, ${fast} = e % T, ${slow} = e / T;
+      const int i = at(p, t), k = at(q, t);
+      r[u] = e < T * T && p < t && (q < p || (!UNIT && q == p)) ? (TRANSPOSED ? a[k + (long long)i * ldA] : a[i + (long long)k * ldA]) : real(0);
+    }`;
+}
+
+/** triangleReads' values into shared memory: element (p, q) of the triangle at `slot` (an expression of p and q). */
+export function triangleStores(m: LeafMapping, thread: string, stride: string, steps: string, slot: string): string {
+  const slow = m.transposed ? 'p' : 'q', fast = m.transposed ? 'q' : 'p';
+  return `    #pragma unroll
+    for (int u = 0; u < ${steps}; ++u) {
+      const int e = ${thread} + u * ${stride}, ${fast} = e % T, ${slow} = e / T;
+      if (e < T * T && p < t && (q < p || (!UNIT && q == p))) ${slot} = r[u];
+    }`;
+}
+
 /** The precision, the variant's constants and the element map `at`, before the kernel. */
 export function leafHeader(p: TrsmLeafVariant): string {
   const m = leafMapping(p);

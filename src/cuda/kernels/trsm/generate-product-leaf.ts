@@ -32,7 +32,7 @@
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { elementBytes, precisionLetter } from '../common/precision.js';
-import { leafHeader, leafMapping, variantTag } from './generate-leaf.js';
+import { leafHeader, leafMapping, triangleReads, triangleStores, variantTag } from './generate-leaf.js';
 import type { TrmmProductLeafParams } from './params.js';
 
 /** Vectors of one task. */
@@ -87,7 +87,6 @@ export function trmmProductLeafSource(p: TrmmProductLeafParams): KernelSource {
   const entry = `trmm_pleaf_${precisionLetter(p.dtype)}_${variantTag(p)}_${kindTag(p.kind)}_o${p.order}`;
   // Element p of vector vv of the chunk, in B (i = at(p, t)).
   const bElement = m.left ? 'b[i + (long long)(w0 + vv) * ldB]' : 'b[(w0 + vv) + (long long)i * ldB]';
-  const slow = m.transposed ? 'p' : 'q', fast = m.transposed ? 'q' : 'p';
   const source = `${leafHeader({ ...p, op: 'trmm' })}
 constexpr int T = ${p.order};                       // the largest order (the triangle's t <= T at run time)
 constexpr int NV = ${PRODUCT_LEAF_VECTORS};                      // vectors a task
@@ -121,19 +120,10 @@ extern "C" __global__ void __launch_bounds__(${shape.threadsPerTask * shape.task
   if (valid) {
     const real* a = ${matrixPointer('A', p.kind, 'mat')};
     real r[SQUARE_STEPS], x[TILE_STEPS];
-    #pragma unroll
-    for (int u = 0; u < SQUARE_STEPS; ++u) {
-      const int e = v + u * TPT, ${fast} = e % T, ${slow} = e / T;
-      const int i = at(p, t), k = at(q, t);
-      r[u] = e < T * T && p < t && (q < p || (!UNIT && q == p)) ? (TRANSPOSED ? a[k + (long long)i * ldA] : a[i + (long long)k * ldA]) : real(0);
-    }
+${triangleReads(m, 'v', 'TPT', 'SQUARE_STEPS')}
     ${tileWalk(m.left, `const int i = at(p, t);
       x[u] = e < T * NV && p < t && vv < nv ? ${bElement} : real(0);`)}
-    #pragma unroll
-    for (int u = 0; u < SQUARE_STEPS; ++u) {
-      const int e = v + u * TPT, ${fast} = e % T, ${slow} = e / T;
-      if (e < T * T && p < t && (q < p || (!UNIT && q == p))) sL[p * (p + 1) / 2 + q] = r[u];
-    }
+${triangleStores(m, 'v', 'TPT', 'SQUARE_STEPS', 'sL[p * (p + 1) / 2 + q]')}
     ${tileWalk(m.left, 'if (e < T * NV) sX[p * LDX + vv] = x[u];')}
   }
   __syncthreads();

@@ -36,7 +36,7 @@ import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { byPrecision } from '../../../core/dtype-table.js';
 import { elementBytes, precisionLetter } from '../common/precision.js';
-import { leafHeader, leafMapping, variantTag } from './generate-leaf.js';
+import { leafHeader, leafMapping, triangleReads, triangleStores, variantTag } from './generate-leaf.js';
 import type { TrmmRegisterLeafParams } from './params.js';
 
 /** The largest triangle the register leaf multiplies (its vector lives in t registers a thread). */
@@ -114,7 +114,6 @@ export function trmmRegisterLeafSource(p: TrmmRegisterLeafParams): KernelSource 
   const entry = `trmm_rleaf_${precisionLetter(p.dtype)}_${variantTag(p)}_${kindTag(p.kind)}_o${p.order}`;
   // Element (p, vv) of the chunk is element at(p) of vector w0 + vv.
   const bAt = (vv: string): string => (m.left ? `b[at(p, t) + (long long)(w0 + ${vv}) * ldB]` : `b[(w0 + ${vv}) + (long long)at(p, t) * ldB]`);
-  const slow = m.transposed ? 'p' : 'q', fast = m.transposed ? 'q' : 'p';
   const source = `${leafHeader({ ...p, op: 'trmm' })}
 constexpr int T = ${p.order};                         // the largest order (the triangle's t <= T at run time)
 constexpr int VEC = ${vec};                        // elements of a 16-byte load
@@ -149,17 +148,8 @@ extern "C" __global__ void __launch_bounds__(${REGISTER_LEAF_LANES * REGISTER_LE
   if (valid && !zero) {
     const real* a = ${matrixPointer('A', p.kind, 'mat')};
     real r[SQUARE_READS];
-    #pragma unroll
-    for (int u = 0; u < SQUARE_READS; ++u) {
-      const int e = lane + u * LANES, ${fast} = e % T, ${slow} = e / T;
-      const int i = at(p, t), k = at(q, t);
-      r[u] = e < T * T && p < t && (q < p || (!UNIT && q == p)) ? (TRANSPOSED ? a[k + (long long)i * ldA] : a[i + (long long)k * ldA]) : real(0);
-    }
-    #pragma unroll
-    for (int u = 0; u < SQUARE_READS; ++u) {
-      const int e = lane + u * LANES, ${fast} = e % T, ${slow} = e / T;
-      if (e < T * T && p < t && (q < p || (!UNIT && q == p))) sL[columnOffset(q) + p - q] = r[u];
-    }
+${triangleReads(m, 'lane', 'LANES', 'SQUARE_READS')}
+${triangleStores(m, 'lane', 'LANES', 'SQUARE_READS', 'sL[columnOffset(q) + p - q]')}
   }
   real* b = valid ? ${matrixPointer('B', p.kind, 'mat')} : nullptr;
 

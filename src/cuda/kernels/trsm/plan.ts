@@ -147,8 +147,8 @@ function invertedWorkspace(dtype: DType, t: number, nvec: number, count: number,
  * 2026-11-30 (`MYRIAD_QUICK_FIRST=0 node scripts/probe/trmm-leaf.mjs`: left, lower, 'N', B square,
  * the bench's counts, median of 7), time against the register leaf's: float32 0.82 at 32, 0.88 at
  * 64, 0.93 at 128, 0.96 at 256 and 512 (leaves of 64: 1.18 at 64, 1.08 at 128), 1.27 at 16;
- * float64 0.86-1.11 (1.07 at 32, 1.16 at 64, 0.90 at 128 with leaves of 64), so float64 keeps
- * the register leaf.
+ * float64 0.90-1.28 (1.28 at 16, 1.07 at 32, 1.01 at 64 with leaves of 32, 0.90 at 128 and 0.96
+ * at 512 with leaves of 64), so float64 keeps the register leaf.
  */
 export function defaultTrmmLeaf(dtype: DType, t: number): { readonly leaf: TrmmLeaf; readonly leafMax?: number } {
   return byPrecision(dtype, { double: false, single: true }) && t >= 32 ? { leaf: 'product', leafMax: 32 } : { leaf: 'register' };
