@@ -9,12 +9,13 @@
  * eigenproblem of the fast backend (ops/zheev.ts's heev with vectors is its first user).
  */
 
-const EPS = 2 ** -52;
+/** The unit roundoff of float64 the deflation tests scale (tql2's machep). */
+export const EPS = 2 ** -52;
 /** Iterations allowed per eigenvalue before the matrix counts as not converged (EISPACK's 30). */
 export const QL_MAX_ITERATIONS = 30;
 
 /** sqrt(a^2 + b^2): the plain form where its square neither over- nor underflows, Math.hypot elsewhere. */
-function hypot(a: number, b: number): number {
+export function hypot(a: number, b: number): number {
   const s = a * a + b * b;
   return s > 1e-290 && s < 1e290 ? Math.sqrt(s) : Math.hypot(a, b);
 }
@@ -180,26 +181,49 @@ export function tridiagonalQl(st: QlState): boolean {
   return !st.failed;
 }
 
+/** What the lockstep driver needs of a resumable tridiagonal iteration (this file's and tridiagonal-values.ts's). */
+export interface LockstepIteration<S> {
+  /** Deflates and starts the next sweep; false when the matrix is done (or failed). */
+  nextSweep(st: S): boolean;
+  /** The sweep's steps left. */
+  left(st: S): number;
+  steps(st: S, count: number): void;
+  /** `count` steps of two matrices' sweeps, their recurrences interleaved. */
+  stepsPair(x: S, y: S, count: number): void;
+  finishSweep(st: S): void;
+  /** The rest of one matrix's iteration alone. */
+  alone(st: S): void;
+}
+
 /**
  * Runs two matrices' iterations to their ends in lockstep: their sweeps' common lengths
  * interleaved (stepsPair), the rest of the longer one alone. Each matrix's arithmetic is exactly
- * tridiagonalQl's. Sets x.failed, y.failed.
+ * its own iteration's.
  */
-export function tridiagonalQlPair(x: QlState, y: QlState): void {
-  let bx = nextSweep(x), by = nextSweep(y);
+export function inLockstep<S>(it: LockstepIteration<S>, x: S, y: S): void {
+  let bx = it.nextSweep(x), by = it.nextSweep(y);
   while (bx && by) {
-    const lx = x.i - x.l + 1, ly = y.i - y.l + 1;
+    const lx = it.left(x), ly = it.left(y);
     const k = Math.min(lx, ly);
-    stepsPair(x, y, k);
-    if (lx > k) steps(x, lx - k);
-    if (ly > k) steps(y, ly - k);
-    finishSweep(x);
-    finishSweep(y);
-    bx = nextSweep(x);
-    by = nextSweep(y);
+    it.stepsPair(x, y, k);
+    if (lx > k) it.steps(x, lx - k);
+    if (ly > k) it.steps(y, ly - k);
+    it.finishSweep(x);
+    it.finishSweep(y);
+    bx = it.nextSweep(x);
+    by = it.nextSweep(y);
   }
-  if (bx) { steps(x, x.i - x.l + 1); finishSweep(x); tridiagonalQl(x); }
-  if (by) { steps(y, y.i - y.l + 1); finishSweep(y); tridiagonalQl(y); }
+  if (bx) { it.steps(x, it.left(x)); it.finishSweep(x); it.alone(x); }
+  if (by) { it.steps(y, it.left(y)); it.finishSweep(y); it.alone(y); }
+}
+
+const QL: LockstepIteration<QlState> = {
+  nextSweep, left: (st) => st.i - st.l + 1, steps, stepsPair, finishSweep, alone: (st) => { tridiagonalQl(st); },
+};
+
+/** tql2 on two matrices in lockstep (inLockstep). Sets x.failed, y.failed. */
+export function tridiagonalQlPair(x: QlState, y: QlState): void {
+  inLockstep(QL, x, y);
 }
 
 /**

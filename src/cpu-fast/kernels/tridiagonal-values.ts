@@ -12,14 +12,7 @@
  * (their common steps interleaved), each with exactly its own arithmetic.
  */
 
-const EPS = 2 ** -52;
-const MAX_ITERATIONS = 30;
-
-/** sqrt(a^2 + b^2): the plain form where its square neither over- nor underflows, Math.hypot elsewhere. */
-function hypot(a: number, b: number): number {
-  const s = a * a + b * b;
-  return s > 1e-290 && s < 1e290 ? Math.sqrt(s) : Math.hypot(a, b);
-}
+import { EPS, hypot, inLockstep, QL_MAX_ITERATIONS as MAX_ITERATIONS, type LockstepIteration } from './tridiagonal-ql.js';
 
 /** One matrix's iteration as a resumable state: where it stands and, within a sweep, its registers. */
 export interface ValuesState {
@@ -147,22 +140,11 @@ export function tridiagonalValues(st: ValuesState): boolean {
   return !st.failed;
 }
 
-/** Runs two matrices' iterations to their ends in lockstep (as tridiagonal-ql.ts's tridiagonalQlPair). */
+const VALUES: LockstepIteration<ValuesState> = { nextSweep, left, steps, stepsPair, finishSweep, alone: (st) => { tridiagonalValues(st); } };
+
+/** The root-free QL on two matrices in lockstep (tridiagonal-ql.ts's inLockstep). */
 export function tridiagonalValuesPair(x: ValuesState, y: ValuesState): void {
-  let bx = nextSweep(x), by = nextSweep(y);
-  while (bx && by) {
-    const lx = left(x), ly = left(y);
-    const k = Math.min(lx, ly);
-    stepsPair(x, y, k);
-    if (lx > k) steps(x, lx - k);
-    if (ly > k) steps(y, ly - k);
-    finishSweep(x);
-    finishSweep(y);
-    bx = nextSweep(x);
-    by = nextSweep(y);
-  }
-  if (bx) { steps(x, left(x)); finishSweep(x); tridiagonalValues(x); }
-  if (by) { steps(y, left(y)); finishSweep(y); tridiagonalValues(y); }
+  inLockstep(VALUES, x, y);
 }
 
 /** The eigenvalues of [[d[l], b], [b, d[l + 1]]] into d[l], d[l + 1] (LAPACK's dlae2). */
