@@ -37,7 +37,7 @@
 import { MAX_SWEEPS, REORTHOGONALIZE_ABOVE } from '../../core/algorithms.js';
 import { Code, encodeModule, type FunctionDef, type ValType } from '../wasm/emit.js';
 import { OP, SIMD } from '../wasm/opcodes.js';
-import { PAIR_E, PAIR_SLOT, pairEmitters } from '../wasm/pair.js';
+import { PAIR_E, PAIR_SLOT, pairBatchFunction, pairEmitters } from '../wasm/pair.js';
 
 export interface ZgesvdInterleavedParams {
   /** G's rows (max(m, n) of A). */
@@ -90,23 +90,7 @@ const QUAD = 1;
 
 /** The batch loop over quads: quad(g, g + G, g + 2G, g + 3G, v, ..., scratch) stored at ok, one int32 a quad. */
 function mainFunction(p: ZgesvdInterleavedParams): FunctionDef {
-  const gBytes = p.m * p.n * PAIR_E, vBytes = p.vectors ? p.n * p.n * PAIR_E : 0;
-  const params: ValType[] = ['i32', 'i32', 'i32', 'i32', 'i32'];
-  const c = new Code(params);
-  const [G, V, OK, COUNT, SCR] = [0, 1, 2, 3, 4];
-  c.op(OP.block, OP.void).op(OP.loop, OP.void);
-  c.get(COUNT).i32(1).op(OP.i32LtS).op(OP.brIf, 1);
-  c.get(OK);
-  for (let q = 0; q < 4; q++) c.get(G).i32(q * gBytes).op(OP.i32Add);
-  for (let q = 0; q < 4; q++) c.get(V).i32(q * vBytes).op(OP.i32Add);
-  c.get(SCR).op(OP.call, QUAD);
-  c.mem(OP.i32Store, 2, 0);
-  c.get(G).i32(4 * gBytes).op(OP.i32Add).set(G);
-  c.get(V).i32(4 * vBytes).op(OP.i32Add).set(V);
-  c.get(OK).i32(4).op(OP.i32Add).set(OK);
-  c.get(COUNT).i32(1).op(OP.i32Sub).set(COUNT);
-  c.op(OP.br, 0).op(OP.end).op(OP.end);
-  return { name: 'zgesvd4', params, results: [], code: c };
+  return pairBatchFunction('zgesvd4', p.m * p.n * PAIR_E, p.vectors ? p.n * p.n * PAIR_E : 0, QUAD, 4);
 }
 
 /** The sweeps of `groups` pairs side by side: (g..., v..., scratch) -> bits. */

@@ -99,22 +99,26 @@ export function pairEmitters(c: Code) {
 }
 
 /**
- * A two-matrix kernel's exported loop: (a, other, ok, count, scratch) with `count` pairs of
- * matrices of `matrixBytes` at `a` and their second operands (tau, pivots) of `otherBytes` at
- * `other`; calls function `pairIndex` on each pair (a, a', other, other', scratch) and stores its i32
- * result at `ok` (one a pair).
+ * A multi-matrix kernel's exported loop: (a, other, ok, count, scratch) with `count` groups of
+ * `group` matrices (2: a pair; 4: two pairs side by side) of `matrixBytes` at `a` and their second
+ * operands (tau, pivots, V) of `otherBytes` at `other`; calls function `calleeIndex` on each group
+ * (a, a', ..., other, other', ..., scratch) and stores its i32 result at `ok` (one a group).
  */
-export function pairBatchFunction(name: string, matrixBytes: number, otherBytes: number, pairIndex: number): FunctionDef {
+export function pairBatchFunction(name: string, matrixBytes: number, otherBytes: number, calleeIndex: number, group: 2 | 4 = 2): FunctionDef {
   const params: ValType[] = ['i32', 'i32', 'i32', 'i32', 'i32'];
   const c = new Code(params);
   const [A, OTHER, OK, COUNT, SCR] = [0, 1, 2, 3, 4];
+  /** Pushes local x + q * bytes (just x for the first). */
+  const member = (x: number, q: number, bytes: number): void => { c.get(x); if (q > 0) c.i32(q * bytes).op(OP.i32Add); };
   c.op(OP.block, OP.void).op(OP.loop, OP.void);
   c.get(COUNT).i32(1).op(OP.i32LtS).op(OP.brIf, 1);
   c.get(OK);
-  c.get(A).get(A).i32(matrixBytes).op(OP.i32Add).get(OTHER).get(OTHER).i32(otherBytes).op(OP.i32Add).get(SCR).op(OP.call, pairIndex);
+  for (let q = 0; q < group; q++) member(A, q, matrixBytes);
+  for (let q = 0; q < group; q++) member(OTHER, q, otherBytes);
+  c.get(SCR).op(OP.call, calleeIndex);
   c.mem(OP.i32Store, 2, 0);
-  c.get(A).i32(2 * matrixBytes).op(OP.i32Add).set(A);
-  c.get(OTHER).i32(2 * otherBytes).op(OP.i32Add).set(OTHER);
+  c.get(A).i32(group * matrixBytes).op(OP.i32Add).set(A);
+  c.get(OTHER).i32(group * otherBytes).op(OP.i32Add).set(OTHER);
   c.get(OK).i32(4).op(OP.i32Add).set(OK);
   c.get(COUNT).i32(1).op(OP.i32Sub).set(COUNT);
   c.op(OP.br, 0).op(OP.end).op(OP.end);
