@@ -9,8 +9,8 @@ import type { Uplo } from '../../../core/enums.js';
 import type { OperandKind } from '../common/batch-pointer.js';
 import type { GesvdShape } from '../common/gesvd-shape.js';
 
-/** heev, the warp design: `threads` lanes (a power of two <= 32) per matrix, `perBlock` matrices per block. */
-export interface HeevWarpParams {
+/** What every heev kernel is generated for, whatever its design. */
+export interface HeevKernel {
   readonly dtype: DType;
   readonly n: number;
   readonly uplo: Uplo;
@@ -18,6 +18,10 @@ export interface HeevWarpParams {
   /** The form of A and of W (one launch takes both in one form). */
   readonly kind: OperandKind;
   readonly maxSweeps: number;
+}
+
+/** heev, the warp design: `threads` lanes (a power of two <= 32) per matrix, `perBlock` matrices per block. */
+export interface HeevWarpParams extends HeevKernel {
   readonly threads: number;
   readonly perBlock: number;
 }
@@ -27,13 +31,7 @@ export interface HeevWarpParams {
  * `warps` warps a block (the shape follows from n: common/rows-frame.ts); V in registers, or in shared
  * memory where `vShared` (with 'values' no V).
  */
-export interface HeevRowsParams {
-  readonly dtype: DType;
-  readonly n: number;
-  readonly uplo: Uplo;
-  readonly vectors: boolean;
-  readonly kind: OperandKind;
-  readonly maxSweeps: number;
+export interface HeevRowsParams extends HeevKernel {
   readonly vShared: boolean;
   readonly warps: number;
 }
