@@ -202,10 +202,12 @@ function planTma(p: GemmProblem, config: TmaConfig): TmaGemmParams {
 }
 
 function planMma(p: GemmProblem, tuning: GemmTuning): MmaGemmParams {
-  return {
-    variant: 'mma', dtype: p.dtype, transA: p.transA, transB: p.transB, betaZero: p.betaZero,
-    layouts: plainLayouts(p), ...mmaConfigFor(p.transA, p.transB, Math.max(p.m, p.n), tuning),
-  };
+  const side = Math.min(p.m, p.n);
+  const small = tuning.mmaSmallSide !== undefined && side <= (tuning.mmaSmallSide.at(-1)?.maxDim ?? 0);
+  const config = small
+    ? mmaConfigFor(p.transA, p.transB, side, { ...tuning, mma: tuning.mmaSmallSide! })
+    : mmaConfigFor(p.transA, p.transB, Math.max(p.m, p.n), tuning);
+  return { variant: 'mma', dtype: p.dtype, transA: p.transA, transB: p.transB, betaZero: p.betaZero, layouts: plainLayouts(p), ...config };
 }
 
 /**

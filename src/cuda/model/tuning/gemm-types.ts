@@ -156,6 +156,13 @@ export interface GemmTuning {
   /** mma bands, ascending maxDim, as for `tiled`. */
   readonly mma: readonly MmaBand[];
   /**
+   * mma bands keyed by C's smaller side, min(m, n), ascending maxDim, checked before `mma`: the
+   * recursions' batched updates have one side half the other (trmm and trsm's C h x n, h = n / 2),
+   * where `mma`'s band of max(m, n) leaves most of a tile's rows idle. Where min(m, n) is above
+   * the last band, or absent, `mma` decides. Real float64 only (complex keeps `mma`).
+   */
+  readonly mmaSmallSide?: readonly MmaBand[];
+  /**
    * Whether float64 classes of variable-size batches above 32 run on the tensor cores (the mma
    * kernel in a class frame, the band of the class bound) rather than the tiled kernel; absent or
    * false: the tiled kernel (the default table: set per card where it was measured).
