@@ -3,7 +3,7 @@
 // configuration forced (the table's bands replaced by one), against cuBLAS gemmStridedBatched on
 // the same data; counts from gpuBenchBatch('trmm', float64, order). CUDA events, median of 5 after
 // 2 warm-ups. Each configuration checked against cuBLAS first. Markdown on stdout.
-// `default` is the call as planned (no force). TRANSB=T: C += A B^T (B n x k; the syrk and Cholesky
+// `default` is the call as planned (no force); `band of max(m, n)` the plan without mmaSmallSide. TRANSB=T: C += A B^T (B n x k; the syrk and Cholesky
 // updates' layout). CONFIGS=all times every candidate; otherwise only the default and cuBLAS.
 // Usage: MYRIAD_QUICK_FIRST=0 [TRANSB=T] [CONFIGS=all] node scripts/probe/gemm-update-shapes.mjs
 import { open, strided } from '../../dist/src/index.js';
@@ -32,8 +32,8 @@ for (const order of [64, 128, 256, 512]) {
   shapes.push({ m: order, n: order, k: order, count: Math.max(1, Math.round(count / 2)), order });
 }
 const rng = new Random(7);
-console.log(`| order | m x n x k (${tb === 'N' ? 'NN' : 'NT'}) | count | planned | cuBLAS ms | default ms | default / cuBLAS | ${configs.map(label).join(' | ')} | best / cuBLAS |`);
-console.log(`|---|---|---|---|---|---|---|${configs.map(() => '---').join('|')}|---|`);
+console.log(`| order | m x n x k (${tb === 'N' ? 'NN' : 'NT'}) | count | planned | cuBLAS ms | default ms | default / cuBLAS | band of max(m, n) | its ms | ${configs.map(label).join(' | ')} | best / cuBLAS |`);
+console.log(`|---|---|---|---|---|---|---|---|---|${configs.map(() => '---').join('|')}|---|`);
 for (const s of shapes) {
   const { m, n, k, count } = s;
   const a = ctx.upload(randomMatrices('float64', m, k, count, rng));
@@ -46,12 +46,14 @@ for (const s of shapes) {
   const want = dev.download(ref);
   let scale = 0; for (let i = 0; i < Math.min(want.length, 1 << 20); i++) scale = Math.max(scale, Math.abs(want[i]));
   const vendor = median(() => blas.gemmStridedBatched('float64', 'N', tb, m, n, k, -1, a, m, m * k, b, ldb, k * n, 1, c, m, m * n, count));
+  const oldPlan = planGemm(dev.info, { dtype: 'float64', m, n, k, transA: 'N', transB: tb, count, batchKind: 'strided', betaZero: false }, { tuning: { ...base, mmaSmallSide: undefined } });
+  const old = median(() => gemmCuda(dev, { transA: 'N', transB: tb, alpha: -1, a: A, b: B, beta: 1, c: C }, { variant: oldPlan }));
   const planned = planGemm(dev.info, { dtype: 'float64', m, n, k, transA: 'N', transB: tb, count, batchKind: 'strided', betaZero: false });
   const cells = [];
   const own = median(() => gemmCuda(dev, { transA: 'N', transB: tb, alpha: -1, a: A, b: B, beta: 1, c: C }));
   let best = own;
   for (const config of configs) {
-    const tuning = { ...base, mma: [{ maxDim: Infinity, config }] };
+    const tuning = { ...base, mmaSmallSide: undefined, mma: [{ maxDim: Infinity, config }] };
     const call = () => gemmCuda(dev, { transA: 'N', transB: tb, alpha: -1, a: A, b: B, beta: 1, c: C }, { tuning, variant: 'mma' });
     try {
       const cc = ctx.upload(c0);
@@ -64,7 +66,7 @@ for (const s of shapes) {
       cells.push(`${ms.toFixed(3)}${err / (k * 2.2e-16 * scale) < 4 ? '' : ' WRONG'}`);
     } catch (e) { cells.push(`fail: ${String(e.message).split('\n')[0].slice(0, 40)}`); }
   }
-  console.log(`| ${s.order} | ${m}x${n}x${k} | ${count} | ${planned.bm ?? '-'}x${planned.bn ?? '-'} ${planned.variant} | ${vendor.toFixed(3)} | ${own.toFixed(3)} | ${(vendor / own).toFixed(2)} | ${cells.join(' | ')} | ${(vendor / best).toFixed(2)} |`);
+  console.log(`| ${s.order} | ${m}x${n}x${k} | ${count} | ${planned.bm ?? '-'}x${planned.bn ?? '-'} ${planned.variant} | ${vendor.toFixed(3)} | ${own.toFixed(3)} | ${(vendor / own).toFixed(2)} | ${oldPlan.bm}x${oldPlan.bn}x${oldPlan.bk} s${oldPlan.stages} | ${old.toFixed(3)} | ${cells.join(' | ')} | ${(vendor / best).toFixed(2)} |`);
   a.dispose?.(); b.dispose?.(); c.dispose?.(); ref.dispose?.();
 }
 ctx.dispose();

@@ -97,6 +97,29 @@ function problem(over: Partial<GemmProblem>): GemmProblem {
   return { dtype: 'float64', transA: 'N', transB: 'N', m: 8, n: 8, k: 8, count: 1e6, batchKind: 'strided', betaZero: true, ...over };
 }
 
+test('planner: float64 batched products on sm_90 take the band of C\'s smaller side up to 160, of max(m, n) above', () => {
+  const tuning = tuningFor('sm_90', 'gemm');
+  const bands = tuning.mmaSmallSide!;
+  const tile = (m: number, n: number, k: number, transB: Op = 'N'): string => {
+    const p = planGemm(H100, problem({ m, n, k, transB, count: 1000, betaZero: false }));
+    assert.equal(p.variant, 'mma', `${m}x${n}x${k}`);
+    const c = p as Extract<GemmParams, { variant: 'mma' }>;
+    return `${c.bm}x${c.bn}x${c.bk}`;
+  };
+  const label = (b: { config: { bm: number; bn: number; bk: number } }): string => `${b.config.bm}x${b.config.bn}x${b.config.bk}`;
+  // trmm / trsm updates (C h x n, k = h): the smaller side picks the band, whichever side it is.
+  assert.equal(tile(64, 128, 64), label(bands.find((b) => 64 <= b.maxDim)!));
+  assert.equal(tile(128, 64, 64, 'T'), label(bands.find((b) => 64 <= b.maxDim)!));
+  assert.equal(tile(128, 512, 128), label(bands.find((b) => 128 <= b.maxDim)!));
+  // Both sides above the last band: max(m, n) in `mma`, as before.
+  const last = bands[bands.length - 1]!.maxDim;
+  const big = last + 40;
+  assert.equal(tile(big, 4 * big, 64), label(tuning.mma.find((b) => 4 * big <= b.maxDim)!));
+  // Without the table entry the plan keys on max(m, n).
+  const p = planGemm(H100, problem({ m: 64, n: 128, k: 64, count: 1000 }), { tuning: { ...tuning, mmaSmallSide: undefined } });
+  assert.equal(`${(p as Extract<GemmParams, { variant: 'mma' }>).bm}`, `${tuning.mma.find((b) => 128 <= b.maxDim)!.config.bm}`);
+});
+
 test('planner: small kernel up to 32 with sane tbc and rn, tiled above; forced variants honoured', () => {
   for (const dtype of DTYPES) {
     for (let n = 1; n <= 40; n++) {

@@ -63,12 +63,16 @@ export const sm90GemmTuning: GemmTuningOverrides = {
   },
   // complex128 without transposes on the tensor cores (the real embedding) from max(m, n, k) = 32.
   complex: { ...defaultGemmTuning.complex, mmaFrom: 32 },
-  // Batched products with C's smaller side up to 160 (H200, 2026-11-30, `MYRIAD_QUICK_FIRST=0 node
-  // scripts/probe/gemm-update-shapes.mjs`, C += A B at trmm's counts): 32 x 32 tiles of three stages
-  // were the fastest or within 3% on every update shape (m = k = n / 2 ... 32, n = 64 ... 512) and on
-  // squares of 64 and 128, e.g. 64 x 128 x 64 0.313 ms against 0.854 with the band of 128 (128 x
-  // 128), 128 x 128 x 128 0.415 against 0.566. From 256 the bands of `mma` won (64 x 64 tiles).
-  mmaSmallSide: [{ maxDim: 160, config: { bm: 32, bn: 32, bk: 16, wm: 2, wn: 2, stages: 3 } }],
+  // Batched products by C's smaller side (H200, 2026-11-30, `MYRIAD_QUICK_FIRST=0 [TRANSB=T] node
+  // scripts/probe/gemm-update-shapes.mjs`: C += A op(B) at trmm's counts, the recursions' update
+  // shapes m = k = n / 2 ... 32 for n = 64 ... 512, and squares). Up to 96, 32 x 32 tiles of three
+  // stages were the fastest or within 3% in NN and NT (64 x 128 x 64 NN 0.330 ms against 0.871
+  // with the band of max(m, n), 128 x 128 tiles; square 32 0.639 against 0.862); at 97-160 64 x
+  // 64 tiles (NT 128 x 512 x 128 0.225 against 0.259 for 32 x 32, NN within 3%). Above, `mma`.
+  mmaSmallSide: [
+    { maxDim: 96, config: { bm: 32, bn: 32, bk: 16, wm: 2, wn: 2, stages: 3 } },
+    { maxDim: 160, config: { bm: 64, bn: 64, bk: 16, wm: 4, wn: 2, stages: 3 } },
+  ],
   mma: [
     { maxDim: 48, config: { bm: 32, bn: 32, bk: 32, wm: 2, wn: 2, stages: 2 } },
     { maxDim: 96, config: { bm: 64, bn: 64, bk: 16, wm: 4, wn: 2, stages: 3 } },
