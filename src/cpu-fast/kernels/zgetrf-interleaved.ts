@@ -211,7 +211,8 @@ function factorFunction(p: ZgetrfInterleavedParams): FunctionDef {
   /** One row of the pivot search: the element at base + off, its row's byte offset pushed by `row`. */
   const searchRow = (base: number, off: number, row: () => void): void => {
     abs1(base, off); c.tee(t).get(pm).simd(SIMD.f64x2Gt).set(mask);
-    select(get(t), get(pm), mask); c.set(pm);
+    // pm := t where t > pm: pmax(pm, t) = pm < t ? t : pm, one instruction where a bitselect is three
+    c.get(pm).get(t).simd(SIMD.f64x2Pmax).set(pm);
     select(row, get(pv), mask); c.set(pv);
   };
   const step = (j: number): void => {
