@@ -39,8 +39,7 @@ export function zgeqrfWasm(q: QrReq, m: number, n: number, p0: number, count: nu
   const pair = pairFor(params);
   // floats per matrix of A and of tau; an even chunk, so that only a call's last matrix can be alone
   const aPer = 2 * m * n, tPer = 2 * k;
-  const fit = wasmChunk(count, (aPer + tPer) * 8 + 4);
-  const chunk = fit > 1 ? fit & ~1 : 1;
+  const chunk = wasmChunk(count, (aPer + tPer) * 8 + 4, 2);
   const tauBase = chunk * aPer, okBase = (tauBase + chunk * tPer) * 8;
   const work = (okBase + 4 * (chunk >> 1) + 4 + 15) & ~15;
   const stage = work + zgeqrfInterleavedScratch(params);

@@ -51,9 +51,10 @@ export function zgetrfWasm(op: LuOp, r: LuReq, n: number, p0: number, count: num
   const group = tuning.complexLuWasmPairGroup;
   const pairParams: ZgetrfInterleavedParams | undefined = op !== 'getrs' && count > 1 && n >= pairRange.min && n <= pairRange.max ? { op, n, roundFactor, pairs: group, rowLoops: n >= tuning.complexLuWasmPairLoopMin } : undefined;
   const pairFn = pairParams === undefined ? undefined : pairsFor(pairParams);
-  // floats per matrix of A and B; bytes of each chunk's areas
+  // floats per matrix of A and B; bytes of each chunk's areas; with the pairs, a chunk of whole
+  // trips (gesv's `group` pairs side by side), so that only a call's last matrices take another path
   const aPer = 2 * n * n, bPer = 2 * n * nrhs;
-  const chunk = wasmChunk(count, (aPer + bPer) * 8 + 4 * n + 4);
+  const chunk = wasmChunk(count, (aPer + bPer) * 8 + 4 * n + 4, pairFn ? 2 * (op === 'gesv' ? Math.max(1, group) : 1) : 1);
   const bBase = chunk * aPer, pivBase = (bBase + chunk * bPer) * 8, infoBase = pivBase + chunk * 4 * n;
   // the solves' scratch, then float32 staging for the block copies, as large as A's chunk or B's
   const work = (infoBase + chunk * 4 + 15) & ~15;

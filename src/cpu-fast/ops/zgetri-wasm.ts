@@ -35,8 +35,7 @@ export function zgetriWasm(r: GetriReq, n: number, p0: number, count: number, de
   const pair = pairFor(params);
   // floats per matrix; an even chunk, so that only a call's last matrix can be alone
   const aPer = 2 * n * n;
-  const fit = wasmChunk(count, aPer * 8 + 4 * n + 4);
-  const chunk = fit > 1 ? fit & ~1 : 1;
+  const chunk = wasmChunk(count, aPer * 8 + 4 * n + 4, 2);
   const pivBase = chunk * aPer * 8, okBase = pivBase + 4 * n * chunk;
   const work = (okBase + 4 * (chunk >> 1) + 4 + 15) & ~15;
   const stage = work + zgetriInterleavedScratch(params);
