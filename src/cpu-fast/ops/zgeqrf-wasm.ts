@@ -2,7 +2,7 @@
  * geqrf and orgqr on complex batches through the two-matrix WebAssembly kernel
  * (kernels/zgeqrf-interleaved.ts): chunks of matrices copied into its memory as float64 pairs
  * (ld = m, back to back; complex64 widened) with tau for orgqr, worked two at a time (an odd
- * chunk's last matrix paired with itself), copied back (complex64 rounded once) with tau and info
+ * batch's last matrix paired with itself), copied back (complex64 rounded once) with tau and info
  * 0 for geqrf. A pair the kernel hands back (geqrf: a reflector's sum of squares out of its
  * bounds, from a NaN, an infinity, or values near float64's limits; orgqr: a value not finite) is
  * left untouched in the caller's arrays and handed to `defer`, one matrix at a time, which runs

@@ -7,7 +7,8 @@
  * not finite, or tiny) is handed to `defer`, which runs the reference on it alone. getrf and gesv
  * run two matrices at a time where tuning.ts complexLuWasmPairs says so
  * (kernels/zgetrf-interleaved.ts, two pairs a trip up to complexLuWasmQuadMax); a pair it hands
- * back and an odd chunk's last matrix run on the one-matrix kernel.
+ * back and an odd batch's last matrix run on the one-matrix kernel (a chunk holds whole trips of
+ * the pair kernel's loop: context.ts wasmChunk).
  */
 import { matrixAt } from '../../core/batch.js';
 import type { DType, FloatArray } from '../../core/dtype.js';
@@ -91,7 +92,7 @@ export function zgetrfWasm(op: LuOp, r: LuReq, n: number, p0: number, count: num
     const single = (t: number, k: number): void => fn(t * aPer * 8, (bBase + t * bPer) * 8, pivBase + 4 * n * t, infoBase + 4 * t, k, nrhs, work);
     if (pairFn && c > 1) {
       pairFn(0, bBase * 8, pivBase, infoBase, c >> 1, nrhs, work);
-      // a pair handed back (a pivot it does not take) and an odd chunk's last matrix on the one-matrix kernel
+      // a pair handed back (a pivot it does not take) and an odd batch's last matrix on the one-matrix kernel
       for (let t = 0; t < (c & ~1); t += 2) if (ints[infoBase / 4 + t] === ZGETRF_PAIR_REDO) single(t, 2);
       if (c & 1) single(c - 1, 1);
     } else single(0, c);

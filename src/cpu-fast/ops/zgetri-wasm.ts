@@ -2,7 +2,7 @@
  * getri on complex batches through the two-matrix WebAssembly kernel
  * (kernels/zgetri-interleaved.ts): chunks of LU factors copied into its memory as float64 pairs
  * (ld = n, back to back; complex64 widened) with their pivots, inverted two at a time (an odd
- * chunk's last matrix paired with itself), copied back (complex64 rounded once) with info 0. A
+ * batch's last matrix paired with itself), copied back (complex64 rounded once) with info 0. A
  * pair the kernel hands back (a value not finite, or an exactly zero U(j, j)) is left untouched in
  * the caller's arrays and handed to `defer`, one matrix at a time, which runs the reference on it.
  */

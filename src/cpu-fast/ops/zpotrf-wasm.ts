@@ -6,7 +6,7 @@
  * reference leaves it). A chunk lying back to back in the caller's array crosses in one native
  * block copy each way (ops/wasm-staging.ts), a packing loop otherwise. potrf and posv with
  * `pairs` run two matrices at a time (kernels/zpotrf-interleaved.ts); a pair it hands back (either
- * matrix not positive definite) and an odd chunk's last matrix run on the one-matrix kernel.
+ * matrix not positive definite) and an odd batch's last matrix run on the one-matrix kernel.
  * Bitwise the reference's results.
  */
 import type { MatrixView } from '../../core/batch.js';
