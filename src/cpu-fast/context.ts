@@ -24,9 +24,16 @@ export function cpuScratch(): Scratch {
   return scratch;
 }
 
-/** Matrices of `bytes` each per chunk of the wasm memory (gemmWasmChunkBytes): at least one, at most `count`. */
-export const wasmChunk = (count: number, bytes: number): number =>
-  Math.max(1, Math.min(count, Math.floor(cpuTuning().gemmWasmChunkBytes / bytes)));
+/**
+ * Matrices of `bytes` each per chunk of the wasm memory (gemmWasmChunkBytes): at least one, at most
+ * `count`; rounded down to a multiple of `multiple` where at least that many fit, for the kernels
+ * that take matrices two or four at a time (else each chunk's last few take a slower path: an
+ * odd chunk's last matrix of a pair kernel goes to a one-matrix kernel, or is paired with itself).
+ */
+export function wasmChunk(count: number, bytes: number, multiple = 1): number {
+  const fit = Math.max(1, Math.min(count, Math.floor(cpuTuning().gemmWasmChunkBytes / bytes)));
+  return fit >= multiple && fit < count ? fit - (fit % multiple) : fit;
+}
 
 /** Whether kernels of this family for size n use the fused multiply-add here. */
 export const fmaFor = (kernel: FmaKernel, n: number): boolean => fmaDecision(relaxedSimdSupported(), cpuTuning(), kernel, n);

@@ -312,7 +312,7 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
   complexLuWasmFactorLoopMin: 23,
   /**
    * getrf and gesv two matrices at a time (kernels/zgetrf-interleaved.ts) while n is in this
-   * range, the one-matrix kernel beside it (a pair handed back, an odd chunk's last matrix).
+   * range, the one-matrix kernel beside it (a pair handed back, an odd batch's last matrix).
    * Measured on the 2-core EPYC (2026-11-29, one thread, the kernels alone on 200 diagonally
    * weighted matrices in their memory, ns a matrix, pairs / one matrix): getrf 10 / 15 at n = 2,
    * 42 / 59 at 4, 88 / 119 at 6, 156 / 192 at 8, 404 / 443 at 12, 831 / 969 at 16, 1475 / 1641

@@ -85,7 +85,7 @@ export function generateZgetrfInterleaved(p: ZgetrfInterleavedParams): Uint8Arra
   const defs: FunctionDef[] = [mainFunction(p, G), factorFunction(p)];
   if (p.op === 'gesv') {
     defs.push(solveFunction(p, 1, 'solve1'));
-    if (G > 1) defs.push(solveFunction(p, G, 'solveGroup'));
+    if (G > 1) defs.push(solveFunction(p, G, 'solveGroup', pairScratch(p.n)));
   }
   return encodeModule(defs);
 }
@@ -211,7 +211,8 @@ function factorFunction(p: ZgetrfInterleavedParams): FunctionDef {
   /** One row of the pivot search: the element at base + off, its row's byte offset pushed by `row`. */
   const searchRow = (base: number, off: number, row: () => void): void => {
     abs1(base, off); c.tee(t).get(pm).simd(SIMD.f64x2Gt).set(mask);
-    select(get(t), get(pm), mask); c.set(pm);
+    // pm := t where t > pm: pmax(pm, t) = pm < t ? t : pm, one instruction where a bitselect is three
+    c.get(pm).get(t).simd(SIMD.f64x2Pmax).set(pm);
     select(row, get(pv), mask); c.set(pv);
   };
   const step = (j: number): void => {
@@ -307,7 +308,7 @@ function factorFunction(p: ZgetrfInterleavedParams): FunctionDef {
  * side by side: P b, L y = P b (unit), U x = y, each element's products in ascending k (the
  * reference's zgetrs 'N' and solveVector), Smith's division per lane.
  */
-function solveFunction(p: ZgetrfInterleavedParams, G: number, name: string): FunctionDef {
+function solveFunction(p: ZgetrfInterleavedParams, G: number, name: string, scratchStride?: number): FunctionDef {
   const { n } = p;
   const params: ValType[] = [...Array.from({ length: 4 * G }, (): ValType => 'i32'), 'i32'];
   const c = new Code(params);
@@ -335,34 +336,33 @@ function solveFunction(p: ZgetrfInterleavedParams, G: number, name: string): Fun
       });
     }
   };
-  /** re -= tr xr - ti xi; im -= tr xi + ti xr: T at sp + off, x at xp + off (the reference's solveVector term). */
-  const term = ({ re, im, xr, xi }: Member, off: number): void => {
-    load(xp, off); c.set(xr);
-    load(xp, off + 16); c.set(xi);
-    c.get(re); load(sp, off); c.get(xr).simd(SIMD.f64x2Mul); load(sp, off + 16); c.get(xi).simd(SIMD.f64x2Mul);
+  /**
+   * re -= tr xr - ti xi; im -= tr xi + ti xr (the reference's solveVector term): T at tp + off, x
+   * at xq + off, each part loaded once (t0, t1 are free while the terms run).
+   */
+  const term = ({ re, im, xr, xi, t0, t1 }: Member, tp: number, xq: number, off: number): void => {
+    load(xq, off); c.set(xr);
+    load(xq, off + 16); c.set(xi);
+    load(tp, off); c.set(t0);
+    load(tp, off + 16); c.set(t1);
+    c.get(re).get(t0).get(xr).simd(SIMD.f64x2Mul).get(t1).get(xi).simd(SIMD.f64x2Mul);
     c.simd(SIMD.f64x2Sub).simd(SIMD.f64x2Sub).set(re);
-    c.get(im); load(sp, off); c.get(xi).simd(SIMD.f64x2Mul); load(sp, off + 16); c.get(xr).simd(SIMD.f64x2Mul);
+    c.get(im).get(t0).get(xi).simd(SIMD.f64x2Mul).get(t1).get(xr).simd(SIMD.f64x2Mul);
     c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sub).set(im);
   };
-  // the pairs' scratches as offsets from the first's (the loop pointers are the first pair's)
+  // the pairs' scratches as offsets from the first's (the loop pointers are the first pair's):
+  // `scratchStride` apart where the caller says so (constant memory offsets), else a runtime distance
   const dOff = Array.from({ length: G }, () => c.local('i32'));
-  /** Each pair's terms at its own scratch: sp and xp are pair 0's, the others' a runtime distance off. */
+  /** Each pair's terms at its own scratch: sp and xp are pair 0's, the others' a distance off. */
   const terms = (): void => {
     members.forEach((m, g) => {
-      if (g === 0) { term(m, 0); return; }
+      if (g === 0) { term(m, sp, xp, 0); return; }
+      if (scratchStride !== undefined) { term(m, sp, xp, g * scratchStride); return; }
       // pair g's pointers: sp + d, xp + d (d = its scratch minus pair 0's)
       c.get(sp).get(dOff[g]!).op(OP.i32Add).set(x);
       c.get(xp).get(dOff[g]!).op(OP.i32Add).set(y);
-      termAt(m, x, y);
+      term(m, x, y, 0);
     });
-  };
-  const termAt = ({ re, im, xr, xi }: Member, tp: number, xq: number): void => {
-    load(xq, 0); c.set(xr);
-    load(xq, 16); c.set(xi);
-    c.get(re); load(tp, 0); c.get(xr).simd(SIMD.f64x2Mul); load(tp, 16); c.get(xi).simd(SIMD.f64x2Mul);
-    c.simd(SIMD.f64x2Sub).simd(SIMD.f64x2Sub).set(re);
-    c.get(im); load(tp, 0); c.get(xi).simd(SIMD.f64x2Mul); load(tp, 16); c.get(xr).simd(SIMD.f64x2Mul);
-    c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sub).set(im);
   };
   const solveColumn = (): void => {
     each(({ b0, b1, PIV, t0 }) => {

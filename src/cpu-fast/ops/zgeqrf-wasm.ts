@@ -2,7 +2,7 @@
  * geqrf and orgqr on complex batches through the two-matrix WebAssembly kernel
  * (kernels/zgeqrf-interleaved.ts): chunks of matrices copied into its memory as float64 pairs
  * (ld = m, back to back; complex64 widened) with tau for orgqr, worked two at a time (an odd
- * chunk's last matrix paired with itself), copied back (complex64 rounded once) with tau and info
+ * batch's last matrix paired with itself), copied back (complex64 rounded once) with tau and info
  * 0 for geqrf. A pair the kernel hands back (geqrf: a reflector's sum of squares out of its
  * bounds, from a NaN, an infinity, or values near float64's limits; orgqr: a value not finite) is
  * left untouched in the caller's arrays and handed to `defer`, one matrix at a time, which runs
@@ -39,8 +39,7 @@ export function zgeqrfWasm(q: QrReq, m: number, n: number, p0: number, count: nu
   const pair = pairFor(params);
   // floats per matrix of A and of tau; an even chunk, so that only a call's last matrix can be alone
   const aPer = 2 * m * n, tPer = 2 * k;
-  const fit = wasmChunk(count, (aPer + tPer) * 8 + 4);
-  const chunk = fit > 1 ? fit & ~1 : 1;
+  const chunk = wasmChunk(count, (aPer + tPer) * 8 + 4, 2);
   const tauBase = chunk * aPer, okBase = (tauBase + chunk * tPer) * 8;
   const work = (okBase + 4 * (chunk >> 1) + 4 + 15) & ~15;
   const stage = work + zgeqrfInterleavedScratch(params);

@@ -43,7 +43,8 @@ export function zgesvdWasm(r: GesvdReq, m: number, n: number, p0: number, count:
   const quad = quadFor(params);
   const pair = pairFor(params);
   const gPer = 2 * big * k, vPer = vectors ? 2 * k * k : 0;
-  const chunk = wasmChunk(count, (gPer + vPer) * 8 + 16);
+  // whole groups of four a chunk, so that only a call's last matrices run as a pair or alone
+  const chunk = wasmChunk(count, (gPer + vPer) * 8 + 16, 4);
   const vBase = chunk * gPer * 8, okBase = vBase + chunk * vPer * 8;
   const work = (okBase + 4 * ((chunk + 3) >> 2) + 15) & ~15;
   const mem = heap(work + zgesvdInterleavedScratch(params)).f64;

@@ -7,7 +7,8 @@
  * not finite, or tiny) is handed to `defer`, which runs the reference on it alone. getrf and gesv
  * run two matrices at a time where tuning.ts complexLuWasmPairs says so
  * (kernels/zgetrf-interleaved.ts, two pairs a trip up to complexLuWasmQuadMax); a pair it hands
- * back and an odd chunk's last matrix run on the one-matrix kernel.
+ * back and an odd batch's last matrix run on the one-matrix kernel (a chunk holds whole trips of
+ * the pair kernel's loop: context.ts wasmChunk).
  */
 import { matrixAt } from '../../core/batch.js';
 import type { DType, FloatArray } from '../../core/dtype.js';
@@ -51,9 +52,10 @@ export function zgetrfWasm(op: LuOp, r: LuReq, n: number, p0: number, count: num
   const group = tuning.complexLuWasmPairGroup;
   const pairParams: ZgetrfInterleavedParams | undefined = op !== 'getrs' && count > 1 && n >= pairRange.min && n <= pairRange.max ? { op, n, roundFactor, pairs: group, rowLoops: n >= tuning.complexLuWasmPairLoopMin } : undefined;
   const pairFn = pairParams === undefined ? undefined : pairsFor(pairParams);
-  // floats per matrix of A and B; bytes of each chunk's areas
+  // floats per matrix of A and B; bytes of each chunk's areas; with the pairs, a chunk of whole
+  // trips (gesv's `group` pairs side by side), so that only a call's last matrices take another path
   const aPer = 2 * n * n, bPer = 2 * n * nrhs;
-  const chunk = wasmChunk(count, (aPer + bPer) * 8 + 4 * n + 4);
+  const chunk = wasmChunk(count, (aPer + bPer) * 8 + 4 * n + 4, pairFn ? 2 * (op === 'gesv' ? Math.max(1, group) : 1) : 1);
   const bBase = chunk * aPer, pivBase = (bBase + chunk * bPer) * 8, infoBase = pivBase + chunk * 4 * n;
   // the solves' scratch, then float32 staging for the block copies, as large as A's chunk or B's
   const work = (infoBase + chunk * 4 + 15) & ~15;
@@ -90,7 +92,7 @@ export function zgetrfWasm(op: LuOp, r: LuReq, n: number, p0: number, count: num
     const single = (t: number, k: number): void => fn(t * aPer * 8, (bBase + t * bPer) * 8, pivBase + 4 * n * t, infoBase + 4 * t, k, nrhs, work);
     if (pairFn && c > 1) {
       pairFn(0, bBase * 8, pivBase, infoBase, c >> 1, nrhs, work);
-      // a pair handed back (a pivot it does not take) and an odd chunk's last matrix on the one-matrix kernel
+      // a pair handed back (a pivot it does not take) and an odd batch's last matrix on the one-matrix kernel
       for (let t = 0; t < (c & ~1); t += 2) if (ints[infoBase / 4 + t] === ZGETRF_PAIR_REDO) single(t, 2);
       if (c & 1) single(c - 1, 1);
     } else single(0, c);

@@ -2,7 +2,7 @@
  * getri on complex batches through the two-matrix WebAssembly kernel
  * (kernels/zgetri-interleaved.ts): chunks of LU factors copied into its memory as float64 pairs
  * (ld = n, back to back; complex64 widened) with their pivots, inverted two at a time (an odd
- * chunk's last matrix paired with itself), copied back (complex64 rounded once) with info 0. A
+ * batch's last matrix paired with itself), copied back (complex64 rounded once) with info 0. A
  * pair the kernel hands back (a value not finite, or an exactly zero U(j, j)) is left untouched in
  * the caller's arrays and handed to `defer`, one matrix at a time, which runs the reference on it.
  */
@@ -35,8 +35,7 @@ export function zgetriWasm(r: GetriReq, n: number, p0: number, count: number, de
   const pair = pairFor(params);
   // floats per matrix; an even chunk, so that only a call's last matrix can be alone
   const aPer = 2 * n * n;
-  const fit = wasmChunk(count, aPer * 8 + 4 * n + 4);
-  const chunk = fit > 1 ? fit & ~1 : 1;
+  const chunk = wasmChunk(count, aPer * 8 + 4 * n + 4, 2);
   const pivBase = chunk * aPer * 8, okBase = pivBase + 4 * n * chunk;
   const work = (okBase + 4 * (chunk >> 1) + 4 + 15) & ~15;
   const stage = work + zgetriInterleavedScratch(params);

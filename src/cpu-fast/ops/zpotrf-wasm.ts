@@ -6,7 +6,7 @@
  * reference leaves it). A chunk lying back to back in the caller's array crosses in one native
  * block copy each way (ops/wasm-staging.ts), a packing loop otherwise. potrf and posv with
  * `pairs` run two matrices at a time (kernels/zpotrf-interleaved.ts); a pair it hands back (either
- * matrix not positive definite) and an odd chunk's last matrix run on the one-matrix kernel.
+ * matrix not positive definite) and an odd batch's last matrix run on the one-matrix kernel.
  * Bitwise the reference's results.
  */
 import type { MatrixView } from '../../core/batch.js';
@@ -41,12 +41,13 @@ export function zpotrfWasm(op: CholeskyOp, r: PotrsRequest<FloatArray, Int32Arra
   const nrhs = bv ? bv.cols : 0;
   // floats of each operand in the memory (rows twice the complex rows)
   const aPer = 2 * n * n, bPer = 2 * n * nrhs;
-  const chunk = wasmChunk(count, (aPer + bPer) * 8 + 4);
+  // with the pairs an even chunk, so that only a call's last matrix goes to the one-matrix kernel
+  const pairs = op !== 'potrs' && shape.pairs && count > 1;
+  const chunk = wasmChunk(count, (aPer + bPer) * 8 + 4, pairs ? 2 : 1);
   const bBase = chunk * aPer, infoBase = (bBase + chunk * bPer) * 8;
   const scratch = Math.ceil((infoBase + chunk * 4) / 16) * 16;
   // float32 staging for the block copies after the kernel's scratch: A's and B's apart, as A's
   // float32 copy stays there until its other triangle goes back (narrowTriangleOut)
-  const pairs = op !== 'potrs' && shape.pairs && count > 1;
   const stageA = (scratch + Math.max(zpotrfWasmScratch(n), pairs ? zpotrfInterleavedScratch(n) : 0) + 15) & ~15;
   const stageB = (stageA + chunk * aPer * 4 + 15) & ~15;
   const mem = heap(single ? stageB + chunk * bPer * 4 : stageA).f64;
