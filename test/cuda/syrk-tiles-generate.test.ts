@@ -9,12 +9,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
+import { list, strided } from '../../src/core/batch.js';
 import {
-  planSyrk, syrkTilesLaunch, syrkTilesShapeError, syrkTilesShapeFor, syrkTilesSource, SYRK_TILES_MAX_THREADS,
+  planSyrk, syrkCuda, syrkTilesLaunch, syrkTilesShapeError, syrkTilesShapeFor, syrkTilesSource, SYRK_TILES_MAX_THREADS,
   type SyrkTilesParams, type SyrkTilesShape,
 } from '../../src/cuda/kernels/syrk/index.js';
 import { tuningFor, type SyrkTuning } from '../../src/cuda/model/tuning/index.js';
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
+import { argNumber, recordingDevice } from '../helpers/fake-gpus.js';
 import { NVCC_SKIP, compileFailures, compileForSm90, compileSet } from '../helpers/nvcc.js';
 
 const tuning = tuningFor('sm_90', 'syrk');
@@ -95,6 +97,32 @@ test('syrk tile launches: matrices per block within the limits, the triangle\'s 
   assert.throws(() => syrkTilesLaunch(base, 100, 10, tuning, 1000), /does not fit/);
   const n1 = syrkTilesLaunch({ ...base, tile: 16, reg: 1 }, 1, 5, tuning, LIMIT);
   assert.deepEqual({ matrices: n1.matrices, blocks: n1.blocks }, { matrices: 1, blocks: 5 }, '256 threads a matrix: one a block');
+});
+
+test('the syrk launcher runs the tile design as one launch: its grid, block, shared bytes and arguments; list batches as pointer arrays', () => {
+  const { dev, launches } = recordingDevice();
+  const n = 100, k = 37, count = 9;
+  const a = strided(dev.alloc('float64', n * k * count), { rows: k, cols: n, count });
+  const c = strided(dev.alloc('float64', n * n * count), { rows: n, cols: n, count });
+  syrkCuda(dev, { uplo: 'upper', trans: 'T', alpha: -2.5, beta: 0.5, a, c }, { force: { tiles: true } });
+  assert.equal(launches.length, 1);
+  const [l] = launches;
+  const want = syrkTilesLaunch({ dtype: 'float64', uplo: 'upper', trans: 'T', kind: 'strided', ...syrkTilesShapeFor(n, tuning.tiles.float64) }, n, count, tuning, LIMIT);
+  assert.match(l!.entry, /^syrk_tiles_d_UT_32x4_k16_b2_st$/);
+  assert.deepEqual(l!.config.grid, [want.blocks, 1, 1]);
+  assert.deepEqual(l!.config.block, [want.side, want.side, want.matrices]);
+  assert.equal(l!.config.sharedBytes, want.sharedBytes);
+  assert.deepEqual(l!.args.slice(-5).map(argNumber), [count, n, k, -2.5, 0.5], 'count, n, k, alpha, beta');
+  // alpha = 0: k = 0, A never read.
+  launches.length = 0;
+  syrkCuda(dev, { uplo: 'lower', trans: 'N', alpha: 0, beta: 0.5, a: strided(dev.alloc('float32', n * k * count), { rows: n, cols: k, count }), c: strided(dev.alloc('float32', n * n * count), { rows: n, cols: n, count }) }, { force: { tiles: true } });
+  assert.equal(argNumber(launches[0]!.args.at(-3)), 0);
+  // A list batch: the pointer form, one launch.
+  launches.length = 0;
+  const buf = dev.alloc('float64', 4 * 16 * 16);
+  const entries = [0, 1, 2, 3].map((i) => ({ data: buf, offset: i * 256 }));
+  syrkCuda(dev, { uplo: 'lower', trans: 'N', alpha: 1, beta: 0, a: list(entries, { rows: 16, cols: 16, ld: 16 }), c: list([...entries].reverse(), { rows: 16, ld: 16 }) }, { force: { tiles: true } });
+  assert.deepEqual(launches.map((x) => x.entry), ['syrk_tiles_d_LN_16x2_k16_pa']);
 });
 
 test('syrk tile kernels of the table compile for sm_90 without spills, within the registers of their blocks per SM', { skip: NVCC_SKIP, timeout: 300_000 }, async () => {
