@@ -75,7 +75,7 @@ import {
 import { defaultTsm2Cases } from '../src/cuda/tune/tsm2-bench.js';
 import { tsm2lGrid, tsm2rGrid } from '../src/cuda/tune/tsm2-sweep.js';
 import { trmmCuda, trmmRegisterLeafSource, trsmChainSource, trsmCuda, trsmLeafSource, trsmZeroSource } from '../src/cuda/kernels/trsm/index.js';
-import { leafTile, syrkCuda, syrkLeafSource } from '../src/cuda/kernels/syrk/index.js';
+import { leafTile, syrkCuda, syrkLeafSource, syrkTilesSource } from '../src/cuda/kernels/syrk/index.js';
 import { lauumCuda, lauumLeafSource } from '../src/cuda/kernels/lauum/index.js';
 import {
   THREAD_MAX, gesvdBlockSource, gesvdCuda, gesvdRowsSource, gesvdWarpSource, planGesvd, planGesvdBlock, planSyev, planSyevBlock, syevBlockSource, syevCuda,
@@ -884,6 +884,11 @@ function syrkLauumDirect(): void {
     }
     record(syrkLeafSource({ dtype, uplo, trans: 'N', kind, tile: 64, reg: 2, chunk: 32 }));
     record(lauumLeafSource({ dtype, uplo, kind }));
+    // The tile design: the tables' shapes (off by default, so forced), the tests' forced shapes.
+    for (const trans of ['N', 'T'] as const) {
+      const shapes = [...tuningFor('sm_90', 'syrk').tiles[dtype], { tile: 64, reg: 4, chunk: 16, minBlocks: 0 }, { tile: 16, reg: 1, chunk: 16, minBlocks: 0 }];
+      for (const { tile, reg, chunk, minBlocks } of shapes) record(syrkTilesSource({ dtype, uplo, trans, kind, tile, reg, chunk, minBlocks }));
+    }
   }
 }
 

@@ -113,7 +113,7 @@ function runPlanOnCpu(r: SyrkRequest<FloatArray> & { a: HostBatch; c: HostBatch 
   const plan = planSyrk({ ...r, dtype: 'float64', n, k, count, kind: 'strided', sharedLimit: LIMIT }, tuning, { force: { leafMax } });
   for (const step of plan.steps) {
     if (step.kind === 'offdiag') { cpuGemm(offdiagRequest({ ...r, alpha: k === 0 ? 0 : r.alpha }, r.a, r.c, k, step)); continue; }
-    if (step.kind === 'triangle') throw new Error('the forced leaf plan has no triangle step');
+    if (step.kind === 'triangle' || step.kind === 'tiles') throw new Error(`the forced leaf plan has no ${step.kind} step`);
     for (let i = 0; i < count; i++) {
       const a = matrixAt(r.a, i), c = matrixAt(r.c, i);
       for (let b = 0; b < step.blocks; b++) {

@@ -4,7 +4,8 @@
  * (pointer arrays for the leaf, the same lists for the GEMM). Per group, the plan's launches
  * (independent: they write disjoint blocks of C) run over the whole group: leaves
  * (generate-leaf.ts) and the off-diagonal blocks through the gemm family's public face on
- * sub-blocks. alpha = 0 or k = 0: C := beta C on the triangle, A never read (the leaf with k = 0,
+ * sub-blocks, or the whole triangle in one launch: the GEMM restricted to it, or the tile design
+ * (generate-tiles.ts). alpha = 0 or k = 0: C := beta C on the triangle, A never read (the leaf with k = 0,
  * the GEMM with alpha 0); with beta = 1 too, nothing runs. beta = 0 never reads C.
  */
 import { batchCount } from '../../../core/batch.js';
@@ -18,6 +19,7 @@ import { groupBlocks, type BlockGroup } from '../common/sub-blocks.js';
 import { gemmCuda } from '../gemm/index.js';
 import { leafOffsets, offdiagRequest } from './blocks.js';
 import { syrkLeafSource } from './generate-leaf.js';
+import { syrkTilesSource } from './generate-tiles.js';
 import type { SyrkForce, SyrkPlan, SyrkStep } from './params.js';
 import { planSyrk } from './plan.js';
 
@@ -49,6 +51,7 @@ function syrkGroup(dev: GpuDevice, r: SyrkRequest<DeviceArray>, g: BlockGroup, o
   for (const step of plan.steps) {
     const scaled = { ...r, alpha: k === 0 ? 0 : r.alpha };
     if (step.kind === 'leaf') launchLeaf(dev, plan, r, g, step, k);
+    else if (step.kind === 'tiles') launchTiles(dev, plan, r, g, n, k);
     else if (step.kind === 'offdiag') gemmCuda(dev, offdiagRequest(scaled, a, c, k, step));
     else gemmCuda(dev, offdiagRequest(scaled, a, c, k, { kind: 'offdiag', rows: { off: 0, size: n }, cols: { off: 0, size: n } }), { triangle: r.uplo });
   }
@@ -62,5 +65,15 @@ function launchLeaf(dev: GpuDevice, plan: SyrkPlan, r: SyrkRequest<DeviceArray>,
   kernel.launch({ grid: [Math.ceil(g.count / shape.matrices), step.blocks, 1], block: [shape.side, shape.side, shape.matrices], sharedBytes: shape.sharedBytes }, [
     ...operandArgs({ ...argsA, offset: argsA.offset + delta.a }), ...operandArgs({ ...argsC, offset: argsC.offset + delta.c }),
     arg.i32(g.count), arg.i32(step.size), arg.i32(k), arg.real(p.dtype, r.alpha), arg.real(p.dtype, r.beta),
+  ]);
+}
+
+function launchTiles(dev: GpuDevice, plan: SyrkPlan, r: SyrkRequest<DeviceArray>, g: BlockGroup, n: number, k: number): void {
+  const t = plan.tiles!;
+  const [argsA, argsC] = g.args as [BlockGroup['args'][0], BlockGroup['args'][0]];
+  const kernel = cachedKernel(dev, `syrk-tiles/${JSON.stringify(t.params)}`, () => syrkTilesSource(t.params));
+  kernel.launch({ grid: [t.blocks, 1, 1], block: [t.side, t.side, t.matrices], sharedBytes: t.sharedBytes }, [
+    ...operandArgs(argsA), ...operandArgs(argsC),
+    arg.i32(g.count), arg.i32(n), arg.i32(k), arg.real(t.params.dtype, r.alpha), arg.real(t.params.dtype, r.beta),
   ]);
 }

@@ -30,6 +30,28 @@ export interface SyrkLeafParams extends SyrkVariant {
   readonly chunk: number;
 }
 
+/**
+ * The tile design's shape (generate-tiles.ts): C's tile edge, accumulators per thread along each
+ * side, columns of op(A) per k-step, and the blocks per SM asked of ptxas in `__launch_bounds__`
+ * (0: none; it caps the registers, so that a register-heavy shape keeps more matrices' loads in
+ * flight per SM).
+ */
+export interface SyrkTilesShape {
+  readonly tile: number;
+  readonly reg: number;
+  readonly chunk: number;
+  readonly minBlocks: number;
+}
+
+/**
+ * The tile design (generate-tiles.ts): the whole of C's triangle in one launch, a block per group
+ * of matrices and tile of the triangle, n and k kernel arguments.
+ */
+export interface SyrkTilesParams extends SyrkVariant, SyrkTilesShape {
+  readonly dtype: DType;
+  readonly kind: OperandKind;
+}
+
 /** A range [off, off + size) of C's rows and columns. */
 export interface Span {
   readonly off: number;
@@ -47,7 +69,23 @@ export type SyrkStep =
   | { readonly kind: 'leaf'; readonly off: number; readonly size: number; readonly blocks: number }
   | { readonly kind: 'offdiag'; readonly rows: Span; readonly cols: Span }
   /** The whole of C's triangle by one GEMM launch restricted to it (large n: every tile at once). */
-  | { readonly kind: 'triangle' };
+  | { readonly kind: 'triangle' }
+  /** The whole of C's triangle by one launch of the tile design (small n), the plan's `tiles`. */
+  | { readonly kind: 'tiles' };
+
+/** The tile design's launch shape for one problem. */
+export interface SyrkTilesLaunch {
+  readonly params: SyrkTilesParams;
+  /** Threads per matrix along each side: blockDim.x = blockDim.y. */
+  readonly side: number;
+  /** Matrices per block: blockDim.z. */
+  readonly matrices: number;
+  /** Tiles of C's triangle per matrix: nt (nt + 1) / 2, nt = ceil(n / tile). */
+  readonly tiles: number;
+  /** Blocks of the launch (gridDim.x): ceil(count / matrices) tiles. */
+  readonly blocks: number;
+  readonly sharedBytes: number;
+}
 
 /** The leaf's launch shape for one problem. */
 export interface SyrkLeafShape {
@@ -63,6 +101,8 @@ export interface SyrkPlan {
   /** The leaf's parameters per leaf size, and its launch shape. */
   readonly leaves: ReadonlyMap<number, { readonly params: SyrkLeafParams; readonly shape: SyrkLeafShape }>;
   readonly steps: readonly SyrkStep[];
+  /** The tile design's launch, where a step is 'tiles'. */
+  readonly tiles?: SyrkTilesLaunch;
 }
 
 /** What a plan may be told to use instead of the tuning table's choice (tests, benchmarks). */
@@ -73,6 +113,11 @@ export interface SyrkForce {
   readonly chunk?: number;
   /** One GEMM over C's triangle (true) or the recursion (false), whatever n is; a forced leafMax or chunk alone means the recursion. */
   readonly triangle?: boolean;
+  /**
+   * The tile design (generate-tiles.ts) whatever n is: true with the table's shape for n, or this
+   * shape; false: never (the leaf or the triangle GEMM as before). Takes precedence over the rest.
+   */
+  readonly tiles?: boolean | SyrkTilesShape;
 }
 
 /**

@@ -15,7 +15,10 @@ import { MAX_BLOCK_Z } from '../common/block-launch.js';
 import { elementBytes } from '../common/precision.js';
 import { splitPoint } from '../common/split.js';
 import { SYRK_LEAF_MAX_THREADS } from './generate-leaf.js';
-import type { Span, SyrkForce, SyrkLeafParams, SyrkLeafShape, SyrkPlan, SyrkStep, SyrkVariant, SyrkVbatchedLeafParams } from './params.js';
+import { SYRK_TILES_MAX_THREADS, syrkTilesShapeError, syrkTilesThreads } from './generate-tiles.js';
+import type {
+  Span, SyrkForce, SyrkLeafParams, SyrkLeafShape, SyrkPlan, SyrkStep, SyrkTilesLaunch, SyrkTilesParams, SyrkTilesShape, SyrkVariant, SyrkVbatchedLeafParams,
+} from './params.js';
 
 /** The largest leaf tile (16 x 16 threads of 4 x 4 accumulators). */
 export const SYRK_TILE_MAX = 64;
@@ -83,9 +86,44 @@ export function syrkLeafShape(p: SyrkLeafParams | SyrkVbatchedLeafParams, count:
   return { side, matrices, sharedBytes: matrices * perMatrix };
 }
 
+/** The tile design's shape for n: the table's first band holding n, else its last. */
+export function syrkTilesShapeFor(n: number, bands: SyrkTuning['tiles'][keyof SyrkTuning['tiles']]): SyrkTilesShape {
+  const band = bands.find((b) => n <= b.upTo) ?? bands[bands.length - 1];
+  if (band === undefined) throw new MyriadError('UNSUPPORTED', 'the syrk tuning table lists no tile shape', 'tuning.tiles');
+  return { tile: band.tile, reg: band.reg, chunk: band.chunk, minBlocks: band.minBlocks };
+}
+
+/**
+ * The tile design's launch: as many matrices per block (blockDim.z) as the thread cap, CUDA, the
+ * shared memory and the batch allow; two panels per matrix where C has tiles off the diagonal.
+ */
+export function syrkTilesLaunch(p: SyrkTilesParams, n: number, count: number, tuning: SyrkTuning, sharedLimit: number): SyrkTilesLaunch {
+  const bad = syrkTilesShapeError(p);
+  if (bad !== undefined) throw new MyriadError('INVALID_ARGUMENT', `syrk tiles: ${bad}`, 'force.tiles');
+  const nt = Math.ceil(n / p.tile);
+  const perMatrix = (nt > 1 ? 2 : 1) * p.chunk * (p.tile + 1) * elementBytes(p.dtype);
+  if (perMatrix > sharedLimit) throw new MyriadError('UNSUPPORTED', `a syrk tile of ${p.tile} x ${p.chunk} does not fit ${sharedLimit} shared bytes`, 'chunk');
+  const threads = syrkTilesThreads(p);
+  const matrices = Math.max(1, Math.min(
+    MAX_BLOCK_Z,
+    Math.floor(Math.min(tuning.blockThreads, SYRK_TILES_MAX_THREADS) / threads),
+    Math.floor(sharedLimit / perMatrix),
+    count,
+  ));
+  const tiles = (nt * (nt + 1)) / 2;
+  return { params: p, side: p.tile / p.reg, matrices, tiles, blocks: Math.ceil(count / matrices) * tiles, sharedBytes: matrices * perMatrix };
+}
+
 export function planSyrk(problem: SyrkProblem, tuning: SyrkTuning, options: { readonly force?: SyrkForce } = {}): SyrkPlan {
   const { dtype, uplo, trans, kind } = problem;
   const force = options.force ?? {};
+  const takeTiles = force.tiles !== undefined ? force.tiles !== false
+    : force.leafMax === undefined && force.chunk === undefined && force.triangle === undefined && problem.n <= tuning.tilesUpTo[dtype];
+  if (takeTiles && problem.n > 0) {
+    const shape = typeof force.tiles === 'object' ? force.tiles : syrkTilesShapeFor(problem.n, tuning.tiles[dtype]);
+    const params: SyrkTilesParams = { dtype, uplo, trans, kind, tile: shape.tile, reg: shape.reg, chunk: shape.chunk, minBlocks: shape.minBlocks };
+    return { leaves: new Map(), steps: [{ kind: 'tiles' }], tiles: syrkTilesLaunch(params, problem.n, problem.count, tuning, problem.sharedLimit) };
+  }
   const leafMax = force.leafMax ?? tuning.leafMax[dtype];
   const chunk = force.chunk ?? tuning.chunk[dtype];
   // A forced leaf shape asks for the recursion (tests, sweeps of the leaf).

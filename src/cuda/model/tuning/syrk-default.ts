@@ -17,6 +17,22 @@ export const defaultSyrkTuning: SyrkTuning = {
   // 64 0.63 / 0.44, 96 1.18 / 0.69, 128 0.86 / 0.59, 192 1.46 / 0.52, 256 1.07 / 0.64; float32
   // 32 0.72 / 0.59, 64 0.74 / 0.64, 128 0.99 / 0.90, 256 1.40 / 1.27. Below 32 the leaf is one launch.
   triangleFrom: { float64: 32, float32: 32 },
+  // The tile design (generate-tiles.ts: C's triangle in one launch of register tiles, every load of
+  // a k-step issued before use). Its shapes, from byte and register counts (nvcc 13.0, sm_90, no
+  // spills): n <= 16 one 16 x 16 tile of 8 x 8 threads (2 x 2 accumulators; 48-56 registers, 4
+  // blocks of 4 matrices an SM); above, 32 x 32 tiles of 8 x 8 threads (4 x 4 accumulators, 4
+  // matrices a block): float64 k-steps of 16 (118-127 registers capped at 128: two blocks an SM;
+  // steps of 32 took 162-164 and one block), float32 steps of 32 (73-80 registers, three blocks).
+  // Taken up to 32: on an H200 (2026-11-30, `MYRIAD_QUICK_FIRST=0 node scripts/probe/syrk-small.mjs`,
+  // the bench's counts, lower, N, k = n) tiles / the leaf and triangle GEMM ms: float64 16 0.429 /
+  // 1.014, 24 0.548 / 0.847, 32 0.343 / 0.395, 48 0.632 / 0.486, 64 0.474 / 0.352; float32 16 0.527
+  // / 1.490, 24 0.737 / 1.208, 32 0.454 / 0.513, 48 0.976 / 0.791 (64 0.588 / 0.638 and 96 0.760 /
+  // 1.249 won again, 128 1.010 / 0.971: not taken, one bound per dtype).
+  tilesUpTo: { float64: 32, float32: 32 },
+  tiles: {
+    float64: [{ upTo: 16, tile: 16, reg: 2, chunk: 16, minBlocks: 0 }, { upTo: 128, tile: 32, reg: 4, chunk: 16, minBlocks: 2 }],
+    float32: [{ upTo: 16, tile: 16, reg: 2, chunk: 16, minBlocks: 0 }, { upTo: 128, tile: 32, reg: 4, chunk: 32, minBlocks: 0 }],
+  },
 };
 
 export const defaultLauumTuning: LauumTuning = {

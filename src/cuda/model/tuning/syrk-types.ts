@@ -15,6 +15,26 @@ export interface SyrkTuning {
    * the recursion, whose small off-diagonal GEMMs and CUDA-core leaves leave a large C's SMs idle.
    */
   readonly triangleFrom: PerDType<number>;
+  /**
+   * n up to which C is one launch of the tile design (kernels/syrk/generate-tiles.ts) instead of the
+   * leaf or the triangle GEMM; 0: never.
+   */
+  readonly tilesUpTo: PerDType<number>;
+  /** The tile design's shape by n: the first band whose `upTo` holds n (the last beyond them all). */
+  readonly tiles: PerDType<readonly SyrkTilesBand[]>;
+}
+
+/** One band of the tile design's shapes: n up to `upTo`. */
+export interface SyrkTilesBand {
+  readonly upTo: number;
+  /** C's tile edge (a power of two, 8 to 64). */
+  readonly tile: number;
+  /** Accumulators per thread along each side. */
+  readonly reg: number;
+  /** Columns of op(A) per k-step. */
+  readonly chunk: number;
+  /** Blocks per SM asked of ptxas (0: none). */
+  readonly minBlocks: number;
 }
 
 export interface LauumTuning {
