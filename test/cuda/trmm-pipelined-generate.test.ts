@@ -3,7 +3,8 @@
  * its orders (8 ... 32 by 8, 48, 64, 96, 128) and thread tiles, bad parameters refused, the copies
  * by cp.async with a host fallback, the plan taking it where forced (side left; side right keeps
  * another leaf; leaves of 64 unless told), the default unchanged, and where nvcc is installed, the
- * orders 16, 32, 64 (and 128) of both dtypes compiled for sm_90 without spills. Host emulation:
+ * orders 32 and 64 of both dtypes (MYRIAD_FULL_COMPILE=1: 16 and 128 too) compiled for sm_90 without
+ * spills; the launcher's persistent grid on a recording device. Host emulation:
  * trmm-pipelined-host-emulation.test.ts.
  */
 import assert from 'node:assert/strict';
@@ -11,9 +12,12 @@ import { test } from 'node:test';
 
 import {
   PIPELINED_LEAF_MAX, PIPELINED_MAX, PIPELINED_THREADS, PIPELINED_VECTORS, defaultTrmmLeaf, pipelinedOrder, pipelinedSharedBytes, pipelinedTile, planTrsm,
-  trmmLeafFor, trmmPipelinedSource, trmmProductLeafSource, type TrmmPipelinedParams, type TrsmProblem,
+  trmmCuda, trmmLeafFor, trmmPipelinedSource, trmmProductLeafSource, type TrmmPipelinedParams, type TrsmProblem,
 } from '../../src/cuda/kernels/trsm/index.js';
+import { strided } from '../../src/core/batch.js';
+import { blocksPerSM } from '../../src/cuda/model/occupancy.js';
 import { defaultTrsmTuning } from '../../src/cuda/model/tuning/trsm-default.js';
+import { recordingDevice } from '../helpers/fake-gpus.js';
 import { NVCC_SKIP, compileFailures, compileForSm90, compileSet } from '../helpers/nvcc.js';
 import { TRSM_VARIANTS } from '../helpers/trsm-data.js';
 
@@ -93,6 +97,10 @@ test('trmm plans: the pipelined kernel where forced on side left (leaves of 64 u
   assert.deepEqual(leaves(64), [64]);
   assert.deepEqual(leaves(128), [64, 64]);
   assert.deepEqual(leaves(128, 128), [128]);
+  assert.deepEqual(planTrsm(problem(), defaultTrsmTuning, { force: { trmmLeaf: 'pipelined', pipelinedStages: 3 } }).pipelined, { stages: 3 });
+  for (const pipelinedStages of [1, 4, 2.5]) {
+    assert.throws(() => planTrsm(problem(), defaultTrsmTuning, { force: { trmmLeaf: 'pipelined', pipelinedStages } }), (e: Error & { argument?: string }) => e.argument === 'pipelinedStages' && /pipelined stages must be an integer in 2\.\.3/.test(e.message));
+  }
   assert.ok(leaves(300, 1000).every((s) => s <= PIPELINED_MAX));
 });
 
@@ -112,4 +120,31 @@ test('trmm pipelined kernels compile for sm_90 without spills (orders 16, 32, 64
   ];
   const failures = compileFailures(await compileForSm90(compileSet(sources, (entry) => /_o(32|64)_/.test(entry))), noSpills);
   assert.deepEqual(failures, [], failures.join('\n'));
+});
+
+test('trmm launcher with the pipelined kernel forced: a persistent grid (no more blocks than tasks or than the SMs hold), 128 threads, the stages\' shared bytes; the recursion\'s leaves of 64 beside GEMM updates', () => {
+  const { dev, launches } = recordingDevice();
+  const call = (dtype: 'float64' | 'float32', t: number, n: number, count: number): void => {
+    launches.length = 0;
+    trmmCuda(dev, {
+      side: 'left', uplo: 'upper', transA: 'T', diag: 'unit', alpha: -2.5,
+      a: strided(dev.alloc(dtype, t * t * count), { rows: t, cols: t, count }), b: strided(dev.alloc(dtype, t * n * count), { rows: t, cols: n, count }),
+    }, { force: { trmmLeaf: 'pipelined' } });
+  };
+  for (const [dtype, t, n, count] of [['float64', 32, 32, 5000], ['float32', 7, 70, 3], ['float64', 64, 1, 100_000]] as const) {
+    call(dtype, t, n, count);
+    assert.equal(launches.length, 1);
+    const l = launches[0]!;
+    const order = pipelinedOrder(t);
+    assert.equal(l.entry, `trmm_pipe_${dtype === 'float64' ? 'd' : 's'}_LUTU_st_o${order}_s2`);
+    const sharedBytes = pipelinedSharedBytes({ dtype, order, stages: 2 });
+    const tasks = count * Math.ceil(n / PIPELINED_VECTORS);
+    const resident = dev.info.smCount * blocksPerSM(dev.info, { threads: PIPELINED_THREADS, registersPerThread: 0, sharedBytes });
+    assert.deepEqual(l.config.grid, [Math.min(tasks, resident), 1, 1]);
+    assert.deepEqual(l.config.block, [PIPELINED_THREADS, 1, 1]);
+    assert.equal(l.config.sharedBytes, sharedBytes);
+    assert.deepEqual(l.args.slice(-4).map((a) => Number(a.value)), [count, t, n, -2.5]);
+  }
+  call('float64', 128, 128, 10);
+  assert.deepEqual(launches.map((l) => (l.entry.startsWith('trmm_pipe') ? l.entry : 'update')), ['trmm_pipe_d_LUTU_st_o64_s2', 'update', 'trmm_pipe_d_LUTU_st_o64_s2']);
 });

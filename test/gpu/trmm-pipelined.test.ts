@@ -5,7 +5,7 @@
  * GEMM updates) and 257, every side-left variant at 32 and 33 and a quarter of them at the others;
  * square B to 128, thin above (3 and 33 vectors); alpha 1, -2.5 and 0; odd ld, stride and offset;
  * NaN in A's other triangle, on the unit diagonal and all around B's matrices (checked bit for
- * bit); stride-0 A; many more tasks than the persistent grid's blocks; list batches (pointer arrays,
+ * bit); stride-0 A; many more tasks than the persistent grid's blocks (two stages and three); list batches (pointer arrays,
  * matrices in reverse order, A broadcast); side right forced (it takes another leaf).
  */
 import { test } from 'node:test';
@@ -70,13 +70,14 @@ for (const dtype of DTYPES) test(`trmm pipelined kernel forced, ${dtype}: side-l
   }
 });
 
-test('trmm pipelined kernel: many tasks a persistent block, alpha 0, one vector, by default, side right forced', { skip, timeout: 300_000 }, () => {
+test('trmm pipelined kernel: many tasks a persistent block, three stages, alpha 0, one vector, by default, side right forced', { skip, timeout: 300_000 }, () => {
   const dev = gpu();
   const rng = new Rng(1402);
   for (const dtype of DTYPES) {
     // 2,000 matrices of 3 panels (the last ragged): thousands of tasks over the resident blocks.
     checkStrided(dev, rng, LEFT[0]!, dtype, 33, 70, -2.5, PIPELINED, { count: 2000 });
     checkStrided(dev, rng, LEFT[7]!, dtype, 7, 32, 1, PIPELINED, { count: 5000 });
+    checkStrided(dev, rng, LEFT[2]!, dtype, 64, 100, -2.5, { force: { trmmLeaf: 'pipelined', pipelinedStages: 3 } }, { count: 500 });
     for (const c of LEFT) {
       checkStrided(dev, rng, c, dtype, 32, 32, 0, PIPELINED);
       checkStrided(dev, rng, c, dtype, 33, 1, -2.5, PIPELINED);

@@ -170,6 +170,8 @@ export interface TrsmForce {
    * size). The default: plan.ts defaultTrmmLeaf.
    */
   readonly trmmLeaf?: TrmmLeaf;
+  /** The pipelined kernel's shared stages (2 or 3; plan.ts PIPELINED_STAGES where not told). */
+  readonly pipelinedStages?: number;
   /** Side left with few right-hand sides: the flag-chained substitution (true, where it applies) or never (false), whatever m. */
   readonly chain?: boolean;
 }

@@ -16,7 +16,7 @@ import { elementBytes } from '../common/precision.js';
 import { splitPoint } from '../common/split.js';
 import { CHAIN_RHS_MAX } from './generate-chain.js';
 import { LEAF_MAX_THREADS } from './generate-leaf.js';
-import { PIPELINED_MAX } from './generate-pipelined.js';
+import { PIPELINED_MAX, PIPELINED_STAGES_MAX } from './generate-pipelined.js';
 import { PRODUCT_LEAF_MAX } from './generate-product-leaf.js';
 import { REGISTER_LEAF_LANES, REGISTER_LEAF_MAX, REGISTER_LEAF_WARPS, registerLeafOrder, registerLeafWarpElements } from './generate-register-leaf.js';
 import type { Span, TriangularOp, TrmmLeaf, TrmmRegisterLeafShape, TrsmForce, TrsmLeafShape, TrsmPlan, TrsmStep, TrsmVariant } from './params.js';
@@ -164,6 +164,13 @@ export function defaultTrmmLeaf(dtype: DType, t: number, side: Side = 'left'): {
 /** Shared stages of the pipelined kernel: one task multiplied while the next is copied. */
 export const PIPELINED_STAGES = 2;
 
+function pipelinedStages(force: TrsmForce): number {
+  const stages = force.pipelinedStages ?? PIPELINED_STAGES;
+  if (!(Number.isInteger(stages) && stages >= 2 && stages <= PIPELINED_STAGES_MAX))
+    throw new MyriadError('INVALID_ARGUMENT', `trmm's pipelined stages must be an integer in 2..${PIPELINED_STAGES_MAX}, got ${stages}`, 'pipelinedStages');
+  return stages;
+}
+
 /** The pipelined kernel's leaves where leafMax is not forced: above 64 its FMAs per byte near the float64 FMA rate (generate-pipelined.ts). */
 export const PIPELINED_LEAF_MAX = 64;
 
@@ -219,7 +226,7 @@ export function planTrsm(problem: TrsmProblem, tuning: TrsmTuning, options: { re
     : force.leafMax ?? tuning.leafMax[dtype];
   const steps = recursionSteps(t, leafMax, tuning.splitAlign, solvesForward(problem), op);
   if (trmmLeaf === 'product') return { leaf: { op, dtype, side, uplo, transA, diag, kind }, steps, shapes: new Map(), productLeaf: true };
-  if (trmmLeaf === 'pipelined') return { leaf: { op, dtype, side, uplo, transA, diag, kind }, steps, shapes: new Map(), pipelined: { stages: PIPELINED_STAGES } };
+  if (trmmLeaf === 'pipelined') return { leaf: { op, dtype, side, uplo, transA, diag, kind }, steps, shapes: new Map(), pipelined: { stages: pipelinedStages(force) } };
   if (register) {
     const registerShapes = new Map<number, TrmmRegisterLeafShape>();
     for (const s of steps) {
