@@ -74,7 +74,7 @@ import {
 } from '../src/cuda/kernels/tsm2/index.js';
 import { defaultTsm2Cases } from '../src/cuda/tune/tsm2-bench.js';
 import { tsm2lGrid, tsm2rGrid } from '../src/cuda/tune/tsm2-sweep.js';
-import { trmmCuda, trmmRegisterLeafSource, trsmChainSource, trsmCuda, trsmLeafSource, trsmZeroSource } from '../src/cuda/kernels/trsm/index.js';
+import { trmmCuda, trmmPipelinedSource, trmmRegisterLeafSource, trsmChainSource, trsmCuda, trsmLeafSource, trsmZeroSource } from '../src/cuda/kernels/trsm/index.js';
 import { leafTile, syrkCuda, syrkLeafSource, syrkTilesSource } from '../src/cuda/kernels/syrk/index.js';
 import { lauumCuda, lauumLeafSource } from '../src/cuda/kernels/lauum/index.js';
 import {
@@ -847,13 +847,14 @@ function trsmThroughLauncher(): void {
   }
 }
 
-/** test/cuda/trsm-generate.test.ts and trmm-register-leaf-generate.test.ts (the register leaf at its four compiled orders). */
+/** test/cuda/trsm-generate.test.ts, trmm-register-leaf-generate.test.ts (the register leaf at its four compiled orders) and the pipelined kernel's orders (side left, two stages). */
 function trsmDirect(): void {
   for (const dtype of DTYPES) for (const kind of ['strided', 'pointer'] as const) {
     for (const v of TRSM_VARIANTS) for (const op of ['trsm', 'trmm'] as const) record(trsmLeafSource({ op, dtype, kind, ...v }));
     for (const v of TRSM_VARIANTS) for (const order of [8, 16, 24, 32]) record(trmmRegisterLeafSource({ dtype, kind, ...v, order }));
     record(trsmZeroSource({ dtype, kind }));
     for (const v of TRSM_VARIANTS) if (v.side === 'left') for (const rhs of [1, 2, 4, 8, 16]) record(trsmChainSource({ dtype, kind, uplo: v.uplo, transA: v.transA, diag: v.diag, rhs }));
+    for (const v of TRSM_VARIANTS) if (v.side === 'left') for (const order of [8, 16, 24, 32, 48, 64, 96, 128]) record(trmmPipelinedSource({ dtype, kind, ...v, order, stages: 2 }));
   }
 }
 

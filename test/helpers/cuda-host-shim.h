@@ -21,6 +21,7 @@ inline void __syncthreads() { g_bar->arrive_and_wait(); }
 inline void __syncwarp(unsigned = 0xffffffffu) { g_bar->arrive_and_wait(); }
 struct alignas(16) double2 { double x, y; };
 struct alignas(16) float4 { float x, y, z, w; };
+struct alignas(8) float2 { float x, y; };
 using std::min; using std::max;
 #define __global__
 #define __device__

@@ -4,14 +4,15 @@
  * leaves and GEMM updates (the gemm family's launcher); variable-size batches by size class of the
  * triangle (the same recursion over the class bound, a class leaf, variable-size GEMM updates).
  */
-export type { TriangularOp, Span, TrsmChainParams, TrsmCopyParams, TrsmDiagonalParams, TrsmInverted, TrsmForce, TrsmLeafParams, TrsmLeafShape, TrmmLeaf, TrmmProductLeafParams, TrmmRegisterLeafParams, TrmmRegisterLeafShape, TrsmPlan, TrsmStep, TrsmVariant, TrsmZeroParams } from './params.js';
+export type { TriangularOp, Span, TrsmChainParams, TrsmCopyParams, TrsmDiagonalParams, TrsmInverted, TrsmForce, TrsmLeafParams, TrsmLeafShape, TrmmLeaf, TrmmPipelinedParams, TrmmProductLeafParams, TrmmRegisterLeafParams, TrmmRegisterLeafShape, TrsmPlan, TrsmStep, TrsmVariant, TrsmZeroParams } from './params.js';
 export { trsmLeafSource, leafMapping, variantTag, LEAF_MAX_THREADS } from './generate-leaf.js';
 export { trmmRegisterLeafSource, registerLeafOrder, registerLeafWarpElements, REGISTER_LEAF_MAX, REGISTER_LEAF_LANES } from './generate-register-leaf.js';
 export { trmmProductLeafSource, productLeafOrder, productLeafShape, PRODUCT_LEAF_MAX, PRODUCT_LEAF_VECTORS, type ProductLeafShape } from './generate-product-leaf.js';
+export { trmmPipelinedSource, pipelinedOrder, pipelinedSharedBytes, pipelinedTile, type PipelinedTile, PIPELINED_MAX, PIPELINED_STAGES_MAX, PIPELINED_THREADS, PIPELINED_VECTORS } from './generate-pipelined.js';
 export { trsmZeroSource } from './generate-zero.js';
 export { trsmChainSource, trsmChainSharedBytes, chainSyncInts, CHAIN_NB, CHAIN_THREADS, CHAIN_RHS_MAX } from './generate-chain.js';
 export { trsmDiagonalSource, trsmCopySource, BLOCKS_THREADS } from './generate-blocks.js';
-export { planTrsm, defaultTrmmLeaf, chainRhs, invertsBlocks, invertedElements, recursionSteps, leafChunk, leafShape, registerLeafShape, solvesForward, type TrsmProblem } from './plan.js';
+export { planTrsm, defaultTrmmLeaf, trmmLeafFor, PIPELINED_LEAF_MAX, PIPELINED_STAGES, chainRhs, invertsBlocks, invertedElements, recursionSteps, leafChunk, leafShape, registerLeafShape, solvesForward, type TrsmProblem } from './plan.js';
 export { updateRequest, invertedLeaf, leafOffsets } from './blocks.js';
 export { trmmCuda, type TrsmOptions } from './launch.js';
 export { trsmCuda } from './launch-trsm.js';

@@ -12,6 +12,7 @@
 import { batchCount } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
 import type { TrmmRequest, TrsmRequest } from '../../../core/ops.js';
+import { blocksPerSM } from '../../model/occupancy.js';
 import { tuningFor, type TrsmTuning } from '../../model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import { Workspace } from '../../runtime/workspace.js';
@@ -22,10 +23,11 @@ import { gemmCuda } from '../gemm/index.js';
 import { updateRequest, leafOffsets } from './blocks.js';
 import { CHAIN_NB, CHAIN_THREADS, chainSyncInts, trsmChainSharedBytes, trsmChainSource } from './generate-chain.js';
 import { trsmLeafSource } from './generate-leaf.js';
+import { PIPELINED_THREADS, PIPELINED_VECTORS, pipelinedOrder, pipelinedSharedBytes, trmmPipelinedSource } from './generate-pipelined.js';
 import { PRODUCT_LEAF_VECTORS, productLeafOrder, productLeafShape, trmmProductLeafSource } from './generate-product-leaf.js';
 import { REGISTER_LEAF_LANES, registerLeafOrder, trmmRegisterLeafSource } from './generate-register-leaf.js';
 import { trsmZeroSource, ZERO_THREADS } from './generate-zero.js';
-import type { Span, TriangularOp, TrmmProductLeafParams, TrmmRegisterLeafParams, TrsmChainParams, TrsmForce, TrsmInverted, TrsmLeafParams, TrsmPlan, TrsmVariant } from './params.js';
+import type { Span, TriangularOp, TrmmPipelinedParams, TrmmProductLeafParams, TrmmRegisterLeafParams, TrsmChainParams, TrsmForce, TrsmInverted, TrsmLeafParams, TrsmPlan, TrsmVariant } from './params.js';
 import { chainRhs, leafChunk, planTrsm } from './plan.js';
 
 export interface TrsmOptions {
@@ -143,6 +145,10 @@ function launchLeaf(dev: GpuDevice, plan: TrsmPlan, g: TrsmGroup, span: Span, al
     launchProductLeaf(dev, plan, g, span, alpha);
     return;
   }
+  if (plan.pipelined !== undefined) {
+    launchPipelined(dev, plan, plan.pipelined.stages, g, span, alpha);
+    return;
+  }
   if (plan.registerShapes !== undefined) {
     launchRegisterLeaf(dev, plan, g, span, alpha);
     return;
@@ -180,6 +186,23 @@ function launchProductLeaf(dev: GpuDevice, plan: TrsmPlan, g: TrsmGroup, span: S
   const k = kernelFor(dev, 'trmm-product-leaf', p, () => trmmProductLeafSource(p));
   const tasks = g.count * Math.ceil(nvec / PRODUCT_LEAF_VECTORS);
   k.launch({ grid: [Math.ceil(tasks / shape.tasks), 1, 1], block: [shape.threadsPerTask, shape.tasks, 1], sharedBytes: shape.sharedBytes }, [
+    ...operandArgs(a), ...operandArgs(b), arg.i32(g.count), arg.i32(span.size), arg.i32(nvec), arg.real(dtype, alpha),
+  ]);
+}
+
+/**
+ * trmm's pipelined kernel (generate-pipelined.ts, side left): persistent blocks, as many as the SMs
+ * hold at once (by the compiled kernel's registers and the stages' shared bytes), at most one a task.
+ */
+function launchPipelined(dev: GpuDevice, plan: TrsmPlan, stages: number, g: TrsmGroup, span: Span, alpha: number): void {
+  const { side, uplo, transA, diag, dtype, kind } = plan.leaf;
+  const p: TrmmPipelinedParams = { side, uplo, transA, diag, dtype, kind, order: pipelinedOrder(span.size), stages };
+  const sharedBytes = pipelinedSharedBytes(p);
+  const { a, b, nvec } = spanOperands(g, span, true);
+  const k = kernelFor(dev, 'trmm-pipelined', p, () => trmmPipelinedSource(p));
+  const tasks = g.count * Math.ceil(nvec / PIPELINED_VECTORS);
+  const resident = dev.info.smCount * Math.max(1, blocksPerSM(dev.info, { threads: PIPELINED_THREADS, registersPerThread: k.registers, sharedBytes }));
+  k.launch({ grid: [Math.min(tasks, resident), 1, 1], block: [PIPELINED_THREADS, 1, 1], sharedBytes }, [
     ...operandArgs(a), ...operandArgs(b), arg.i32(g.count), arg.i32(span.size), arg.i32(nvec), arg.real(dtype, alpha),
   ]);
 }

@@ -47,6 +47,15 @@ export interface TrmmRegisterLeafParams extends TrsmVariant {
  */
 export type TrmmProductLeafParams = TrmmRegisterLeafParams;
 
+/**
+ * trmm's pipelined kernel (generate-pipelined.ts, side left): the register leaf's fields and the
+ * shared stages a block cycles through (2 or 3); a persistent block walks (matrix, panel of 32
+ * vectors) tasks and copies the next ones by cp.async while it multiplies.
+ */
+export interface TrmmPipelinedParams extends TrmmRegisterLeafParams {
+  readonly stages: number;
+}
+
 /** The register leaf's launch shape for one order: tasks (warps) per block and their shared bytes. */
 export interface TrmmRegisterLeafShape {
   readonly warps: number;
@@ -137,10 +146,12 @@ export interface TrsmPlan {
   readonly registerShapes?: ReadonlyMap<number, TrmmRegisterLeafShape>;
   /** trmm: true where the leaves run the product leaf (generate-product-leaf.ts; its shape follows from the order); `shapes` is then empty. */
   readonly productLeaf?: true;
+  /** trmm, side left: present where the leaves run the pipelined kernel (generate-pipelined.ts), with its stages; `shapes` is then empty. */
+  readonly pipelined?: { readonly stages: number };
 }
 
 /** trmm's leaf kernels (TrsmForce.trmmLeaf). */
-export type TrmmLeaf = 'product' | 'register' | 'shared';
+export type TrmmLeaf = 'pipelined' | 'product' | 'register' | 'shared';
 
 /** What a plan may be told to use instead of the tuning table's choice (tests, benchmarks). */
 export interface TrsmForce {
@@ -153,11 +164,14 @@ export interface TrsmForce {
   /** The inverted blocks' size. */
   readonly invertBlock?: number;
   /**
-   * trmm's leaf, for triangles up to 32: the product leaf ('product'), the register leaf
-   * ('register'), or the shared-memory leaf trsm also runs ('shared'; its own leaf size). The
-   * default: plan.ts defaultTrmmLeaf.
+   * trmm's leaf: the pipelined kernel ('pipelined', side left, triangles up to 128; side right
+   * keeps the default leaf), the product leaf ('product', up to 64), the register leaf
+   * ('register', up to 32), or the shared-memory leaf trsm also runs ('shared'; its own leaf
+   * size). The default: plan.ts defaultTrmmLeaf.
    */
   readonly trmmLeaf?: TrmmLeaf;
+  /** The pipelined kernel's shared stages (2 or 3; plan.ts PIPELINED_STAGES where not told). */
+  readonly pipelinedStages?: number;
   /** Side left with few right-hand sides: the flag-chained substitution (true, where it applies) or never (false), whatever m. */
   readonly chain?: boolean;
 }

@@ -7,6 +7,7 @@
  * (generate-leaf.ts). Sizes and shapes from the tuning table (model/tuning/), `force` for tests.
  */
 import type { DType } from '../../../core/dtype.js';
+import type { Side } from '../../../core/enums.js';
 import { byPrecision } from '../../../core/dtype-table.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { TrsmTuning } from '../../model/tuning/index.js';
@@ -15,6 +16,7 @@ import { elementBytes } from '../common/precision.js';
 import { splitPoint } from '../common/split.js';
 import { CHAIN_RHS_MAX } from './generate-chain.js';
 import { LEAF_MAX_THREADS } from './generate-leaf.js';
+import { PIPELINED_MAX, PIPELINED_STAGES_MAX } from './generate-pipelined.js';
 import { PRODUCT_LEAF_MAX } from './generate-product-leaf.js';
 import { REGISTER_LEAF_LANES, REGISTER_LEAF_MAX, REGISTER_LEAF_WARPS, registerLeafOrder, registerLeafWarpElements } from './generate-register-leaf.js';
 import type { Span, TriangularOp, TrmmLeaf, TrmmRegisterLeafShape, TrsmForce, TrsmLeafShape, TrsmPlan, TrsmStep, TrsmVariant } from './params.js';
@@ -142,16 +144,45 @@ function invertedWorkspace(dtype: DType, t: number, nvec: number, count: number,
 }
 
 /**
- * trmm's leaf where none is forced, by the data type and the triangle's order t: the product leaf
- * with leaves of 32 for float32 from 32, else the register leaf. Measured on an NVIDIA H200,
+ * trmm's leaf where none is forced, by the data type, the triangle's order t and the side: the
+ * product leaf with leaves of 32 for float32 from 32, else the register leaf. Measured on an NVIDIA H200,
  * 2026-11-30 (`MYRIAD_QUICK_FIRST=0 node scripts/probe/trmm-leaf.mjs`: left, lower, 'N', B square,
  * the bench's counts, median of 7), time against the register leaf's: float32 0.82 at 32, 0.88 at
  * 64, 0.93 at 128, 0.96 at 256 and 512 (leaves of 64: 1.18 at 64, 1.08 at 128), 1.27 at 16;
  * float64 0.90-1.28 (1.28 at 16, 1.07 at 32, 1.01 at 64 with leaves of 32, 0.90 at 128 and 0.96
  * at 512 with leaves of 64), so float64 keeps the register leaf.
+ * The pipelined kernel ('pipelined', generate-pipelined.ts; leaves of PIPELINED_LEAF_MAX unless
+ * told otherwise) takes side left only (trmmLeafFor gives side right another leaf); it is not a
+ * default until timed on a GPU (scripts/probe/trmm-pipe.mjs). To make it one for side left, return
+ * { leaf: 'pipelined' } here where side is 'left'.
  */
-export function defaultTrmmLeaf(dtype: DType, t: number): { readonly leaf: TrmmLeaf; readonly leafMax?: number } {
+export function defaultTrmmLeaf(dtype: DType, t: number, side: Side = 'left'): { readonly leaf: TrmmLeaf; readonly leafMax?: number } {
+  void side;   // every default leaf takes both sides
   return byPrecision(dtype, { double: false, single: true }) && t >= 32 ? { leaf: 'product', leafMax: 32 } : { leaf: 'register' };
+}
+
+/** Shared stages of the pipelined kernel: one task multiplied while the next is copied. */
+export const PIPELINED_STAGES = 2;
+
+function pipelinedStages(force: TrsmForce): number {
+  const stages = force.pipelinedStages ?? PIPELINED_STAGES;
+  if (!(Number.isInteger(stages) && stages >= 2 && stages <= PIPELINED_STAGES_MAX))
+    throw new MyriadError('INVALID_ARGUMENT', `trmm's pipelined stages must be an integer in 2..${PIPELINED_STAGES_MAX}, got ${stages}`, 'pipelinedStages');
+  return stages;
+}
+
+/** The pipelined kernel's leaves where leafMax is not forced: above 64 its FMAs per byte near the float64 FMA rate (generate-pipelined.ts). */
+export const PIPELINED_LEAF_MAX = 64;
+
+/**
+ * trmm's leaf for a problem: the forced one, else defaultTrmmLeaf; the pipelined kernel is side
+ * left only, so side right takes defaultTrmmLeaf's choice of the others wherever it is named.
+ */
+export function trmmLeafFor(dtype: DType, t: number, side: Side, force: TrsmForce): { readonly leaf: TrmmLeaf; readonly leafMax?: number } {
+  const chosen = force.trmmLeaf !== undefined ? { leaf: force.trmmLeaf } : defaultTrmmLeaf(dtype, t, side);
+  if (chosen.leaf !== 'pipelined' || side === 'left') return chosen;
+  const fallback = defaultTrmmLeaf(dtype, t, 'left');
+  return fallback.leaf === 'pipelined' ? { leaf: 'register' } : fallback;
 }
 
 /** Chains (matrices x tiles of right-hand sides) one launch of the chained substitution takes: grid.y. */
@@ -186,14 +217,16 @@ export function planTrsm(problem: TrsmProblem, tuning: TrsmTuning, options: { re
     const steps = recursionSteps(t, nb, nb, solvesForward(problem), 'trsm');
     return { leaf: { op, dtype, side, uplo, transA, diag, kind }, steps, shapes: new Map(), inverted: { nb, slots: Math.ceil(t / nb) } };
   }
-  const chosen = op !== 'trmm' ? undefined : force.trmmLeaf !== undefined ? { leaf: force.trmmLeaf } : defaultTrmmLeaf(dtype, t);
+  const chosen = op !== 'trmm' ? undefined : trmmLeafFor(dtype, t, side, force);
   const trmmLeaf = chosen?.leaf;
   const register = trmmLeaf === 'register';
   const leafMax = trmmLeaf === 'register' ? Math.min(force.leafMax ?? tuning.leafMax[dtype], REGISTER_LEAF_MAX)
     : trmmLeaf === 'product' ? Math.min(force.leafMax ?? chosen?.leafMax ?? PRODUCT_LEAF_MAX, PRODUCT_LEAF_MAX)
+    : trmmLeaf === 'pipelined' ? Math.min(force.leafMax ?? chosen?.leafMax ?? PIPELINED_LEAF_MAX, PIPELINED_MAX)
     : force.leafMax ?? tuning.leafMax[dtype];
   const steps = recursionSteps(t, leafMax, tuning.splitAlign, solvesForward(problem), op);
   if (trmmLeaf === 'product') return { leaf: { op, dtype, side, uplo, transA, diag, kind }, steps, shapes: new Map(), productLeaf: true };
+  if (trmmLeaf === 'pipelined') return { leaf: { op, dtype, side, uplo, transA, diag, kind }, steps, shapes: new Map(), pipelined: { stages: pipelinedStages(force) } };
   if (register) {
     const registerShapes = new Map<number, TrmmRegisterLeafShape>();
     for (const s of steps) {
