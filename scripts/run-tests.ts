@@ -30,9 +30,12 @@ const groupRoot = resolve(here, '..', '.test-groups');
 
 /**
  * Files per shared process: large enough to save the start-ups (each group loads most of the
- * library again: about a second of CPU on Node 20), small enough to spread over the cores.
+ * library again: about a second of CPU on Node 20), small enough to spread over the cores. With
+ * some 130 files under cuda/ and 40 under cpu/, 34 makes four cuda groups of about 25 s of CPU
+ * each (six of about 16 s at 24) beside two cpu groups of about 40 s: the longest runs stay the
+ * cpu groups and the long files, so the two cores still finish together, two start-ups fewer.
  */
-const GROUP_SIZE = 24;
+const GROUP_SIZE = 34;
 
 /** What in a test file's text changes the process for the files after it (the first match's description), or undefined. */
 const OWN_PROCESS: readonly [RegExp, string][] = [
