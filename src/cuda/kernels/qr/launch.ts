@@ -1,7 +1,8 @@
 /**
  * geqrfCuda and orgqrCuda: batched Householder QR of device batches. Each group of equally sized
  * matrices gets a design from `planQrDesign` (the family's tuning table): one thread per matrix
- * (generate-thread.ts, its layout from the group's operands: staged where A is densely packed), one
+ * (generate-thread.ts, its layout from the group's operands: staged where A is densely packed; geqrf's
+ * fast variant, generate-thread-fast.ts, staged always, where the `qr` table's `threadVariant` says), one
  * shared-memory kernel per matrix (grouped as the other families group: common/operands.ts, strided A
  * and tau in one launch; list and variable batches by size and leading dimension, pointer arrays
  * uploaded), or the blocked compact-WY driver (launch-blocked.ts; chunks and workspace by
@@ -13,12 +14,13 @@ import { batchCount, batchDtype, shapeAt, uniformShape, type Batch } from '../..
 import type { Storage } from '../../../core/storage.js';
 import type { GeqrfRequest, OrgqrRequest } from '../../../core/ops.js';
 import { tuningFor, type QrTuning } from '../../model/tuning/index.js';
-import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
+import { arg, type DeviceArray, type GpuDevice, type KernelSource } from '../../runtime/types.js';
 import { zeroInfo } from '../common/info-zero.js';
 import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { runHouseholder } from '../common/householder-launch.js';
 import { operandArgs, sharedLimit, type LaunchGroup, type OperandArgs } from '../common/operands.js';
 import { geqrfThreadSource, orgqrThreadSource } from './generate-thread.js';
+import { geqrfThreadFastSource } from './generate-thread-fast.js';
 import type { QrDesign, QrForce, QrShape, QrThreadDesign } from './params.js';
 import { QR_FAMILY } from './launch-blocked.js';
 import { planQrDesign, planQrThread, qrBlockedFits, qrFits, type QrProblem, type QrThreadProblem } from './plan.js';
@@ -64,12 +66,13 @@ const densePacked = (o: OperandArgs, count: number): boolean =>
 /** One launch of the per-thread kernel over a group (geqrf writes info at `info`, by the group's index where given). */
 function launchThread(dev: GpuDevice, g: LaunchGroup, a: OperandArgs, tau: OperandArgs, shape: QrShape, opts: QrOptions, info: DeviceArray | null): void {
   const pr: QrThreadProblem = { ...shape, denseA: densePacked(a, g.count), denseT: densePacked(tau, g.count) };
-  const planNow = () => planQrThread(pr, opts.force);
-  const plan = opts.force === undefined
+  const planNow = () => planQrThread(pr, opts.force, (opts.tuning ?? tuningFor(dev.info.arch, 'qr')).threadVariant[shape.dtype]);
+  const plan = opts.force === undefined && opts.tuning === undefined
     ? plannedOnce(dev, `qr-thread/${shape.op}/${shape.dtype}/${shape.m}x${shape.n}k${shape.k}/${shape.kind}/${pr.denseA ? 'd' : 'e'}${pr.denseT ? 'd' : 'e'}`, planNow)
     : planNow();
   const p = plan.params;
-  const kernel = kernelFor(dev, `qr-thread-${p.op}`, p, () => (p.op === 'geqrf' ? geqrfThreadSource(p) : orgqrThreadSource(p)));
+  const source = (): KernelSource => (p.op === 'orgqr' ? orgqrThreadSource(p) : p.variant === 'fast' ? geqrfThreadFastSource(p) : geqrfThreadSource(p));
+  const kernel = kernelFor(dev, `qr-thread-${p.op}`, p, source);
   kernel.launch({ grid: [Math.ceil(g.count / p.blockThreads), 1, 1], block: [p.blockThreads, 1, 1], sharedBytes: plan.sharedBytes }, [
     ...operandArgs(a), ...operandArgs(tau), ...(info === null ? [] : [arg.ptr(info.ptr)]), arg.ptr(g.index === null ? 0n : g.index.ptr), arg.i32(g.count),
   ]);
