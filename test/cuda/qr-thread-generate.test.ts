@@ -140,6 +140,34 @@ test('launch: the per-thread kernel by layout (staged dense, direct ragged and l
   assert.match(launches.at(-1)!.entry, /^qr_thread_geqrf_s_pa_6x6k6_t128g$/);
 });
 
+test('launch: a repeated strided geqrf replays its launch; any change of arrays, layout, count, info or options plans again', () => {
+  const { dev, launches } = recordingDevice();
+  const count = 300;
+  const a = dev.alloc('float32', 16 * count + 64), tau = dev.alloc('float32', 4 * count + 8), info = dev.alloc('int32', count), info2 = dev.alloc('int32', count);
+  const A = strided(a, { rows: 4, cols: 4, count }), T = strided(tau, { rows: 4, cols: 1, count });
+  const argsOf = (i: number): number[] => launches[i]!.args.map(argNumber);
+  geqrfCuda(dev, { a: A, tau: T, info });
+  geqrfCuda(dev, { a: A, tau: T, info });
+  assert.equal(launches.length, 2);
+  assert.deepEqual([launches[1]!.entry, launches[1]!.config, argsOf(1)], [launches[0]!.entry, launches[0]!.config, argsOf(0)]);
+  // The same A object changed in place (a new offset and count): planned again, the new arguments.
+  const mutable = A as { -readonly [K in keyof typeof A]: (typeof A)[K] };
+  mutable.offset = 16;
+  mutable.count = count - 1;
+  const T2 = strided(tau, { rows: 4, cols: 1, count: count - 1 });
+  geqrfCuda(dev, { a: A, tau: T2, info });
+  assert.equal(argNumber(launches[2]!.args[1]), 16);
+  assert.equal(argNumber(launches[2]!.args.at(-1)), count - 1);
+  // Another info array, other options: planned again.
+  geqrfCuda(dev, { a: A, tau: T2, info: info2 });
+  assert.equal(launches[3]!.args[8]!.value, info2.ptr);
+  geqrfCuda(dev, { a: A, tau: T2, info: info2 }, { force: { design: 'thread', threadVariant: 'classic' } });
+  assert.match(launches[4]!.entry, /t128sdd$/);
+  geqrfCuda(dev, { a: A, tau: T2, info: info2 });
+  assert.match(launches[5]!.entry, /t128fdd$/);
+  assert.equal(launches.length, 6);
+});
+
 test('fast variant: pure, every parameter changes the source, vector copies where dense, the unscaled dlarfg beside the scaled one', () => {
   assert.deepEqual(defaultQrTuning.threadVariant, { float64: 'fast', float32: 'fast' });
   const p = fast(6, 4).params;
