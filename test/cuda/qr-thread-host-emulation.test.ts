@@ -10,8 +10,12 @@
  * n = 1..8 square, m > n and m < n, both dtypes; densely packed strided batches (staged: the contiguous
  * span, 16-byte vectors in full blocks), ragged ld, stride and offsets (unstaged, and staged by force),
  * list batches (pointer form, an index map reversing info), a dense batch unstaged by force; counts that
- * leave the last block part empty. Padding (NaN) must come back untouched. test/gpu/qr-thread.test.ts
- * is the real check.
+ * leave the last block part empty. Padding (NaN) must come back untouched. geqrf's fast variant
+ * (generate-thread-fast.ts) at n = 1..8 with m in {n, n + 1, 2n + 3} (up to 8) and wide shapes, dense
+ * (aligned, and shifted by one element so the vector path is not taken), ragged and list batches, with
+ * a NaN row, a tiny and a huge member (outside its unscaled range: the scaled dlarfg, beside members
+ * in range) among the others. test/gpu/qr-thread.test.ts and test/gpu/geqrf-tiny.test.ts are the real
+ * checks.
  */
 import assert from 'node:assert/strict';
 import { execFile, spawn, spawnSync } from 'node:child_process';
@@ -22,7 +26,9 @@ import { test } from 'node:test';
 import { promisify } from 'node:util';
 import type { DType } from '../../src/core/dtype.js';
 import { org2r } from '../../src/cpu/lapack/qr.js';
-import { geqrfThreadSource, orgqrThreadSource, planQrThread, type QrForce, type QrThreadPlan } from '../../src/cuda/kernels/qr/index.js';
+import {
+  geqrfThreadFastSource, geqrfThreadSource, orgqrThreadSource, planQrThread, type QrForce, type QrThreadPlan, type QrThreadVariant,
+} from '../../src/cuda/kernels/qr/index.js';
 import { QR_KINDS, qrCase, qrRatios, referenceQr, relativeGap } from '../helpers/qr-checks.js';
 import { Rng } from '../helpers/random.js';
 
@@ -34,13 +40,19 @@ const HARNESS = resolve('test/helpers/qr-thread-host-harness.cpp');
 const EPS: Record<DType, number> = { float64: 2 ** -52, float32: 2 ** -23 };
 const LIMIT = 30;
 
-/** How a case lays out its batch: densely packed, ragged (ld, stride and offsets padded), or a list. */
-type Layout = 'dense' | 'ragged' | 'list';
-interface Case { readonly dtype: DType; readonly m: number; readonly n: number; readonly layout: Layout; readonly force?: QrForce }
+/**
+ * How a case lays out its batch: densely packed (at the array's start, or shifted by one element off
+ * the 16-byte vectors), ragged (ld, stride and offsets padded), or a list.
+ */
+type Layout = 'dense' | 'shifted' | 'ragged' | 'list';
+interface Case {
+  readonly dtype: DType; readonly m: number; readonly n: number; readonly layout: Layout; readonly force?: QrForce; readonly variant?: QrThreadVariant;
+}
 
 interface Geometry { ld: number; stride: number; offset: number; tStride: number; tOffset: number }
 function geometry(layout: Layout, m: number, n: number, k: number): Geometry {
   if (layout === 'dense') return { ld: m, stride: m * n, offset: 0, tStride: k, tOffset: 0 };
+  if (layout === 'shifted') return { ld: m, stride: m * n, offset: 1, tStride: k, tOffset: 1 };
   return { ld: m + 1, stride: (m + 1) * n + 3, offset: 5, tStride: k + 2, tOffset: 3 };
 }
 
@@ -63,7 +75,7 @@ let launches = 0;
 /** Compiles and runs one kernel over a batch (A and tau arrays as the geometry lays them out). */
 async function launch(dir: string, plan: QrThreadPlan, layout: Layout, count: number, g: Geometry, A: Float64Array, T: Float64Array): Promise<Out> {
   const p = plan.params;
-  const src = p.op === 'geqrf' ? geqrfThreadSource(p) : orgqrThreadSource(p);
+  const src = p.op === 'orgqr' ? orgqrThreadSource(p) : p.variant === 'fast' ? geqrfThreadFastSource(p) : geqrfThreadSource(p);
   const sub = join(dir, `${src.entry}-${++launches}`);
   mkdirSync(sub, { recursive: true });
   writeFileSync(join(sub, 'kernel.cu'), src.source);
@@ -95,9 +107,13 @@ function assertPadding(what: string, out: number[], inside: (e: number) => boole
   for (let e = 0; e < out.length; e++) if (!inside(e)) assert.ok(Number.isNaN(out[e]), `${what}: padding ${e} written (${out[e]})`);
 }
 
+const dense = (l: Layout): boolean => l === 'dense' || l === 'shifted';
 const plan = (c: Case, op: 'geqrf' | 'orgqr', k: number): QrThreadPlan => planQrThread(
-  { op, dtype: c.dtype, m: c.m, n: c.n, k, kind: c.layout === 'list' ? 'pointer' : 'strided', denseA: c.layout === 'dense', denseT: c.layout === 'dense' },
-  c.force);
+  { op, dtype: c.dtype, m: c.m, n: c.n, k, kind: c.layout === 'list' ? 'pointer' : 'strided', denseA: dense(c.layout), denseT: dense(c.layout) },
+  c.force, c.variant);
+
+/** Scales the fast variant's unscaled range leaves out (2^+-500 float64, 2^+-60 float32): the scaled dlarfg runs. */
+const OUT_OF_RANGE: Record<DType, number> = { float64: 500, float32: 60 };
 
 async function geqrfCase(dir: string, rng: Rng, c: Case): Promise<void> {
   const { dtype, m, n, layout } = c;
@@ -107,9 +123,15 @@ async function geqrfCase(dir: string, rng: Rng, c: Case): Promise<void> {
   // A partly empty last block; a NaN member and an Inf member among good ones.
   const count = p.params.blockThreads + 7;
   const mats = Array.from({ length: count }, (_, q) => qrCase(rng, QR_KINDS[q % QR_KINDS.length]!, m, n, dtype));
-  const NAN = 3, INF = 8;
+  const NAN = 3, INF = 8, NAN_ROW = 11, TINY = 14, HUGE = 17;
   mats[NAN]![m * n - 1] = NaN;
   mats[INF]![0] = -Infinity;
+  // A NaN row (its last row), and members scaled out of the fast variant's unscaled range (exact powers of two).
+  for (let j = 0; j < n; j++) mats[NAN_ROW]![m - 1 + j * m] = NaN;
+  const e2 = OUT_OF_RANGE[dtype];
+  mats[TINY] = mats[TINY]!.map((v) => v * 2 ** -e2);
+  mats[HUGE] = mats[HUGE]!.map((v) => v * 2 ** e2);
+  const scaleOf = (q: number): number => (q === TINY ? 2 ** e2 : q === HUGE ? 2 ** -e2 : 1);
   const g = geometry(layout, m, n, k);
   const A = new Float64Array(g.offset + count * g.stride).fill(NaN);
   mats.forEach((x, q) => { for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) A[at(g, q, i, j)] = x[i + j * m]!; });
@@ -125,7 +147,7 @@ async function geqrfCase(dir: string, rng: Rng, c: Case): Promise<void> {
     for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) f[i + j * m] = out.a[at(g, q, i, j)]!;
     const tau = Array.from({ length: k }, (_, j) => out.t[g.tOffset + q * g.tStride + j]!);
     const ref = referenceQr(x, m, n);
-    if (q === NAN || q === INF) {
+    if (q === NAN || q === INF || q === NAN_ROW) {
       // Non-finite entries where the reference has them (NaN and Inf pass through as in dgeqr2).
       const mine = [...f, ...tau].map(Number.isFinite), theirs = [...ref.f, ...ref.tau].map(Number.isFinite);
       assert.deepEqual(mine, theirs, `${where}: the reference's non-finite entries`);
@@ -133,6 +155,14 @@ async function geqrfCase(dir: string, rng: Rng, c: Case): Promise<void> {
       return;
     }
     assert.ok(f.every(Number.isFinite) && tau.every(Number.isFinite), `${where}: finite`);
+    const c = scaleOf(q);
+    if (c !== 1) {
+      // QR of c A is (Q, c R) with the same reflectors and tau: checked at the ordinary scale (no squares underflow there).
+      const up = (a: ArrayLike<number>): Float64Array => Float64Array.from(a, (v, e) => (e % m <= Math.floor(e / m) ? v * c : v));
+      const { residual, orthogonality } = qrRatios(x.map((v) => v * c), up(f), tau, m, n, eps);
+      assert.ok(residual < LIMIT && orthogonality < LIMIT, `${where}: scaled by ${1 / c}: ||A - QR|| ratio ${residual}, ||Q^T Q - I|| ratio ${orthogonality}`);
+      return;
+    }
     // A zero column stays zero under the reflectors before it: tau exactly 0 there, as the reference's.
     const zero = Math.floor(n / 2);
     if (QR_KINDS[q % QR_KINDS.length] === 'zero-column' && zero < k) {
@@ -215,6 +245,19 @@ function cases(): Case[] {
   return out;
 }
 
+/** geqrf's fast variant: n = 1..8, m in {n, n + 1, 2n + 3} up to 8 and wide shapes, every layout, both dtypes. */
+function fastCases(): Case[] {
+  const shapes: [number, number][] = [];
+  for (let n = 1; n <= 8; n++) for (const m of new Set([n, n + 1, 2 * n + 3])) if (m <= 8) shapes.push([m, n]);
+  shapes.push([3, 8], [2, 5], [1, 6], [4, 7]);
+  const out: Case[] = [];
+  for (const dtype of ['float64', 'float32'] as const) {
+    for (const [m, n] of shapes) for (const layout of ['dense', 'shifted', 'ragged', 'list'] as const) out.push({ dtype, m, n, layout, variant: 'fast' });
+    out.push({ dtype, m: 8, n: 8, layout: 'dense', variant: 'fast', force: { blockThreads: 32 } });
+  }
+  return out;
+}
+
 /** Runs the tasks `width` at a time. */
 async function pool(tasks: (() => Promise<void>)[], width: number): Promise<void> {
   let next = 0;
@@ -229,6 +272,7 @@ test('per-thread QR kernels on the host: reference factors, residuals, NaN and I
       tasks.push(() => geqrfCase(dir, new Rng(2600 + i), c));
       if (c.m >= c.n) for (const kq of new Set([c.n, Math.floor(c.n / 2), 0])) tasks.push(() => orgqrCase(dir, new Rng(3600 + i * 8 + kq), c, kq));
     });
+    fastCases().forEach((c, i) => tasks.push(() => geqrfCase(dir, new Rng(5600 + i), c)));
     await pool(tasks, Math.max(2, cpus().length));
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -25,6 +25,7 @@ import { cudaMath, dtypeInfo } from '../../../core/dtype-table.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { elementBytes, mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
+import { spanSlot } from '../common/span-stage.js';
 import { loadTiles, storeTiles, type TileCopy } from '../common/tile-load.js';
 import type { QrThreadParams } from './params.js';
 
@@ -33,22 +34,28 @@ export const QR_THREAD_LIMIT = 8;
 
 const odd = (x: number): number => x | 1;
 
-/** Shared elements of one thread's A slot and tau slot (odd: conflict-free per-thread accesses). */
-export const qrThreadSlots = (p: Pick<QrThreadParams, 'm' | 'n' | 'k'>): { a: number; t: number } => ({ a: odd(p.m * p.n), t: odd(p.k) });
+/**
+ * Shared elements of one thread's A slot and tau slot: classic, odd (conflict-free per-thread
+ * accesses); fast, common/span-stage.ts's slots (whole 16-byte chunks where the matrix has them).
+ */
+export const qrThreadSlots = (p: Pick<QrThreadParams, 'dtype' | 'm' | 'n' | 'k' | 'variant'>): { a: number; t: number } => (p.variant === 'fast'
+  ? { a: spanSlot(p.dtype, p.m * p.n).slot, t: spanSlot(p.dtype, p.k).slot }
+  : { a: odd(p.m * p.n), t: odd(p.k) });
 
 /** Dynamic shared bytes of one block (0 unstaged). */
-export function qrThreadSharedBytes(p: Pick<QrThreadParams, 'dtype' | 'm' | 'n' | 'k' | 'blockThreads' | 'stage'>): number {
+export function qrThreadSharedBytes(p: Pick<QrThreadParams, 'dtype' | 'm' | 'n' | 'k' | 'blockThreads' | 'stage' | 'variant'>): number {
   if (!p.stage) return 0;
   const s = qrThreadSlots(p);
   return p.blockThreads * (s.a + s.t) * elementBytes(p.dtype);
 }
 
 export function qrThreadName(p: QrThreadParams): string {
-  const layout = p.stage ? `s${p.denseA ? 'd' : 'e'}${p.denseT ? 'd' : 'e'}` : 'g';
+  const layout = p.stage ? `${p.variant === 'fast' ? 'f' : 's'}${p.denseA ? 'd' : 'e'}${p.denseT ? 'd' : 'e'}` : 'g';
   return `qr_thread_${p.op}_${precisionLetter(p.dtype)}_${kindTag(p.kind)}_${p.m}x${p.n}k${p.k}_t${p.blockThreads}${layout}`;
 }
 
-function check(p: QrThreadParams): void {
+/** Refuses a parameter object no per-thread generator takes (either variant). */
+export function checkQrThread(p: QrThreadParams): void {
   const bad = (why: string): never => { throw new Error(`qr thread kernel ${JSON.stringify(p)}: ${why}`); };
   const { m, n, k } = p;
   if (![m, n, k].every(Number.isInteger) || m < 1 || n < 1 || Math.max(m, n) > QR_THREAD_LIMIT) bad(`1 <= m, n and max(m, n) <= ${QR_THREAD_LIMIT}`);
@@ -57,19 +64,17 @@ function check(p: QrThreadParams): void {
   if (!Number.isInteger(p.blockThreads) || p.blockThreads < 32 || p.blockThreads > 1024 || p.blockThreads % 32 !== 0) bad('blockThreads: whole warps, 32..1024');
   if (!p.stage && (p.denseA || p.denseT)) bad('dense layouts are for staged copies');
   if ((p.denseA || p.denseT) && p.kind !== 'strided') bad('only strided operands can be dense');
+  if (p.variant === 'fast' && (!p.stage || p.op !== 'geqrf')) bad('the fast variant is a staged geqrf');
 }
 
 const range = (lo: number, hi: number): number[] => Array.from({ length: Math.max(0, hi - lo) }, (_, i) => lo + i);
 /** The register of element (i, j). */
-const r = (i: number, j: number): string => `a${i}_${j}`;
+export const r = (i: number, j: number): string => `a${i}_${j}`;
 
-/** dlarfg on column j (rows j..M-1) and H(j) applied to columns j+1..N-1: the statements of step j of dgeqr2. */
-function geqr2Step(p: QrThreadParams, j: number): string {
+/** The statements of H(j) applied to columns j+1..N-1 (one block per column; the scalar is tau<j>). */
+export function applyReflector(p: Pick<QrThreadParams, 'm' | 'n'>, j: number): string[] {
   const below = range(j + 1, p.m);
-  const max = below.map((i) => `    mx = maxNan(mx, absReal(${r(i, j)}));`);
-  const sum = below.map((i) => `    { const real x = ${r(i, j)} / d; s = fmaReal(x, x, s); }`);
-  const scale = below.map((i) => `      ${r(i, j)} *= scale;`);
-  const apply = range(j + 1, p.n).map((c) => [
+  return range(j + 1, p.n).map((c) => [
     `      { real w = ${r(j, c)};`,
     ...below.map((i) => `        w = fmaReal(${r(i, j)}, ${r(i, c)}, w);`),
     `        w *= tau${j};`,
@@ -77,28 +82,48 @@ function geqr2Step(p: QrThreadParams, j: number): string {
     ...below.map((i) => `        ${r(i, c)} = fmaReal(-w, ${r(i, j)}, ${r(i, c)});`),
     '      }',
   ].join('\n'));
+}
+
+/** The max of |x| over column j below the diagonal (into mx, declared here), NaN propagated. */
+export const columnMax = (p: Pick<QrThreadParams, 'm'>, j: number, pad: string): string[] =>
+  [`${pad}real mx = real(0);`, ...range(j + 1, p.m).map((i) => `${pad}mx = maxNan(mx, absReal(${r(i, j)}));`)];
+
+/**
+ * dlarfg as the reference (src/cpu/lapack/qr.ts): xnorm scaled by mx, hypot(alpha, xnorm); sets
+ * tau<j>, scales v and writes beta over the diagonal (`pad` indents it; mx in scope).
+ */
+export function dlarfgScaled(p: Pick<QrThreadParams, 'm'>, j: number, pad: string): string[] {
+  const below = range(j + 1, p.m);
+  return [
+    `${pad}const bool scaled = mx > real(0) && mx <= MAXR;`,
+    `${pad}const real d = scaled ? mx : real(1);`,
+    `${pad}real s = real(0);`,
+    ...below.map((i) => `${pad}{ const real x = ${r(i, j)} / d; s = fmaReal(x, x, s); }`),
+    `${pad}(void)d;`,
+    `${pad}const real xnorm = scaled ? mx * sqrtReal(s) : mx;`,
+    `${pad}if (xnorm != real(0)) {`,
+    `${pad}  const real alpha = ${r(j, j)};`,
+    `${pad}  const real h = hypotReal(alpha, xnorm);`,
+    `${pad}  const real beta = alpha >= real(0) ? -h : h;`,
+    `${pad}  tau${j} = (beta - alpha) / beta;`,
+    `${pad}  const real scale = real(1) / (alpha - beta);`,
+    ...below.map((i) => `${pad}  ${r(i, j)} *= scale;`),
+    `${pad}  ${r(j, j)} = beta;`,
+    `${pad}}`,
+  ];
+}
+
+/** dlarfg on column j (rows j..M-1) and H(j) applied to columns j+1..N-1: the statements of step j of dgeqr2. */
+function geqr2Step(p: QrThreadParams, j: number): string {
+  const below = range(j + 1, p.m);
+  const apply = applyReflector(p, j);
   // No rows below the diagonal (the last row of a wide matrix): xnorm = 0, so tau = 0 and nothing changes.
   if (below.length === 0) return `  const real tau${j} = real(0);   // column ${j}: nothing below the diagonal`;
   return `  // Column ${j}: the reflector (dlarfg), then H(${j}) on columns ${j + 1}..${p.n - 1}.
   real tau${j} = real(0);
   {
-    real mx = real(0);
-${max.join('\n')}
-    const bool scaled = mx > real(0) && mx <= MAXR;
-    const real d = scaled ? mx : real(1);
-    real s = real(0);
-${sum.join('\n')}
-    (void)d;
-    const real xnorm = scaled ? mx * sqrtReal(s) : mx;
-    if (xnorm != real(0)) {
-      const real alpha = ${r(j, j)};
-      const real h = hypotReal(alpha, xnorm);
-      const real beta = alpha >= real(0) ? -h : h;
-      tau${j} = (beta - alpha) / beta;
-      const real scale = real(1) / (alpha - beta);
-${scale.join('\n')}
-      ${r(j, j)} = beta;
-    }
+${columnMax(p, j, '    ').join('\n')}
+${dlarfgScaled(p, j, '    ').join('\n')}
   }
 ${apply.length > 0 ? `  if (tau${j} != real(0)) {\n${apply.join('\n')}\n  }` : ''}`;
 }
@@ -209,7 +234,8 @@ function storeAll(p: QrThreadParams): string {
 
 export function geqrfThreadSource(p: QrThreadParams): KernelSource {
   if (p.op !== 'geqrf') throw new Error('geqrfThreadSource takes op geqrf');
-  check(p);
+  checkQrThread(p);
+  if (p.variant === 'fast') throw new Error('geqrfThreadSource is the classic variant (the fast one: generate-thread-fast.ts)');
   const entry = qrThreadName(p);
   const cells = range(0, p.n).flatMap((j) => range(0, p.m).map((i) => [i, j] as const));
   const load = `${p.stage ? `  ${loadTiles(copies(p).a(p.n))}` : ''}`;
@@ -224,7 +250,7 @@ ${range(0, p.m).map((i) => `  ${slotAt(p, i, j)} = ${r(i, j)};`).join('\n')}
 
 export function orgqrThreadSource(p: QrThreadParams): KernelSource {
   if (p.op !== 'orgqr') throw new Error('orgqrThreadSource takes op orgqr');
-  check(p);
+  checkQrThread(p);
   const entry = qrThreadName(p);
   const c = copies(p);
   // Only the K reflector columns are read (below their diagonals); the others start as unit vectors.

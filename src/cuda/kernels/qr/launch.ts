@@ -1,7 +1,8 @@
 /**
  * geqrfCuda and orgqrCuda: batched Householder QR of device batches. Each group of equally sized
  * matrices gets a design from `planQrDesign` (the family's tuning table): one thread per matrix
- * (generate-thread.ts, its layout from the group's operands: staged where A is densely packed), one
+ * (generate-thread.ts, its layout from the group's operands: staged where A is densely packed; geqrf's
+ * fast variant, generate-thread-fast.ts, staged always, where the `qr` table's `threadVariant` says), one
  * shared-memory kernel per matrix (grouped as the other families group: common/operands.ts, strided A
  * and tau in one launch; list and variable batches by size and leading dimension, pointer arrays
  * uploaded), or the blocked compact-WY driver (launch-blocked.ts; chunks and workspace by
@@ -13,12 +14,13 @@ import { batchCount, batchDtype, shapeAt, uniformShape, type Batch } from '../..
 import type { Storage } from '../../../core/storage.js';
 import type { GeqrfRequest, OrgqrRequest } from '../../../core/ops.js';
 import { tuningFor, type QrTuning } from '../../model/tuning/index.js';
-import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
+import { arg, type DeviceArray, type GpuDevice, type KernelSource, type LaunchConfig } from '../../runtime/types.js';
 import { zeroInfo } from '../common/info-zero.js';
 import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { runHouseholder } from '../common/householder-launch.js';
 import { operandArgs, sharedLimit, type LaunchGroup, type OperandArgs } from '../common/operands.js';
 import { geqrfThreadSource, orgqrThreadSource } from './generate-thread.js';
+import { geqrfThreadFastSource } from './generate-thread-fast.js';
 import type { QrDesign, QrForce, QrShape, QrThreadDesign } from './params.js';
 import { QR_FAMILY } from './launch-blocked.js';
 import { planQrDesign, planQrThread, qrBlockedFits, qrFits, type QrProblem, type QrThreadProblem } from './plan.js';
@@ -61,35 +63,76 @@ function design(dev: GpuDevice, shape: QrShape, opts: QrOptions): QrDesign {
 const densePacked = (o: OperandArgs, count: number): boolean =>
   o.kind === 'strided' && o.ld === o.rows && (o.stride === o.rows * o.cols || count === 1);
 
+/**
+ * The last per-thread launch of a strided geqrf request whole, by device and A batch: a call that
+ * repeats it (the same arrays, offsets, strides, leading dimensions, sizes, info and options: checked
+ * field by field, so a batch object changed in place misses) launches the kernel again without
+ * grouping or planning. The kernels of tiny matrices run for microseconds at the common batch sizes,
+ * so the host's work per call decides how soon the next one starts.
+ */
+interface Replay {
+  readonly a: OperandArgs;
+  readonly tau: OperandArgs;
+  readonly count: number;
+  readonly info: DeviceArray;
+  readonly opts: QrOptions;
+  readonly launch: () => void;
+}
+const replays = new WeakMap<GpuDevice, WeakMap<object, Replay>>();
+
+const sameOperand = (o: OperandArgs, b: Batch<DeviceArray>): boolean => b.kind === 'strided' && b.data.ptr === o.pointer && b.offset === o.offset
+  && b.stride === o.stride && b.ld === o.ld && b.rows === o.rows && b.cols === o.cols;
+
+/** The replay of `r` on `dev`, where its last launch was this request's whole. */
+function replayOf(dev: GpuDevice, r: GeqrfRequest<DeviceArray, DeviceArray>, opts: QrOptions): Replay | undefined {
+  const x = replays.get(dev)?.get(r.a);
+  if (x === undefined || r.a.kind !== 'strided') return undefined;
+  const same = x.info === r.info && x.opts.force === opts.force && x.opts.tuning === opts.tuning && x.count === r.a.count && r.tau.kind === 'strided'
+    && r.tau.count === x.count && sameOperand(x.a, r.a) && sameOperand(x.tau, r.tau);
+  return same ? x : undefined;
+}
+
 /** One launch of the per-thread kernel over a group (geqrf writes info at `info`, by the group's index where given). */
-function launchThread(dev: GpuDevice, g: LaunchGroup, a: OperandArgs, tau: OperandArgs, shape: QrShape, opts: QrOptions, info: DeviceArray | null): void {
+function launchThread(dev: GpuDevice, g: LaunchGroup, a: OperandArgs, tau: OperandArgs, shape: QrShape, opts: QrOptions, info: DeviceArray | null,
+  whole?: GeqrfRequest<DeviceArray, DeviceArray>): void {
   const pr: QrThreadProblem = { ...shape, denseA: densePacked(a, g.count), denseT: densePacked(tau, g.count) };
-  const planNow = () => planQrThread(pr, opts.force);
-  const plan = opts.force === undefined
+  const planNow = () => planQrThread(pr, opts.force, (opts.tuning ?? tuningFor(dev.info.arch, 'qr')).threadVariant[shape.dtype]);
+  const plan = opts.force === undefined && opts.tuning === undefined
     ? plannedOnce(dev, `qr-thread/${shape.op}/${shape.dtype}/${shape.m}x${shape.n}k${shape.k}/${shape.kind}/${pr.denseA ? 'd' : 'e'}${pr.denseT ? 'd' : 'e'}`, planNow)
     : planNow();
   const p = plan.params;
-  const kernel = kernelFor(dev, `qr-thread-${p.op}`, p, () => (p.op === 'geqrf' ? geqrfThreadSource(p) : orgqrThreadSource(p)));
-  kernel.launch({ grid: [Math.ceil(g.count / p.blockThreads), 1, 1], block: [p.blockThreads, 1, 1], sharedBytes: plan.sharedBytes }, [
+  const source = (): KernelSource => (p.op === 'orgqr' ? orgqrThreadSource(p) : p.variant === 'fast' ? geqrfThreadFastSource(p) : geqrfThreadSource(p));
+  const kernel = kernelFor(dev, `qr-thread-${p.op}`, p, source);
+  const config: LaunchConfig = { grid: [Math.ceil(g.count / p.blockThreads), 1, 1], block: [p.blockThreads, 1, 1], sharedBytes: plan.sharedBytes };
+  const args = [
     ...operandArgs(a), ...operandArgs(tau), ...(info === null ? [] : [arg.ptr(info.ptr)]), arg.ptr(g.index === null ? 0n : g.index.ptr), arg.i32(g.count),
-  ]);
+  ];
+  const launch = (): void => kernel.launch(config, args);
+  launch();
+  if (whole !== undefined && info !== null && g.index === null && a.kind === 'strided' && tau.kind === 'strided') {
+    let perDevice = replays.get(dev);
+    if (perDevice === undefined) replays.set(dev, (perDevice = new WeakMap()));
+    perDevice.set(whole.a, { a, tau, count: g.count, info, opts, launch });
+  }
 }
 
 /** The per-thread and shared-kernel groups of a request, then its blocked matrices through the blocked driver (common/householder-launch.ts). */
 function run(dev: GpuDevice, r: OrgqrRequest<DeviceArray>, op: QrShape['op'], opts: QrOptions, info: DeviceArray | null,
-  trivial: (g: LaunchGroup, a: OperandArgs) => boolean): void {
+  trivial: (g: LaunchGroup, a: OperandArgs) => boolean, whole?: GeqrfRequest<DeviceArray, DeviceArray>): void {
   runHouseholder<'T', QrThreadDesign>(dev, QR_FAMILY, r, {
     op, design: (shape) => design(dev, shape, opts), info, trivial,
-    own: (_d, g, a, tau, shape) => launchThread(dev, g, a, tau, shape, opts, info),
+    own: (_d, g, a, tau, shape) => launchThread(dev, g, a, tau, shape, opts, info, whole),
   });
 }
 
 export function geqrfCuda(dev: GpuDevice, r: GeqrfRequest<DeviceArray, DeviceArray>, opts: QrOptions = {}): void {
+  const replay = replayOf(dev, r, opts);
+  if (replay !== undefined) return replay.launch();
   run(dev, r, 'geqrf', opts, r.info, (g, a) => {
     if (Math.min(a.rows, a.cols) > 0) return false;
     zeroInfo(dev, r.info, g.index, g.count);
     return true;
-  });
+  }, r);
 }
 
 export function orgqrCuda(dev: GpuDevice, r: OrgqrRequest<DeviceArray>, opts: QrOptions = {}): void {

@@ -8,10 +8,12 @@
  * <= 32 lanes, several matrices per block, __syncwarp) or 'block' (a matrix per thread block of
  * `threads` > 32, __syncthreads).
  */
+import type { QrThreadVariant } from '../../model/tuning/qr-types.js';
 import type {
   HouseholderBlockedPlan, HouseholderDesign, HouseholderForce, HouseholderPlan, HouseholderScope, HouseholderShape, HouseholderSharedParams,
 } from '../common/householder-plan.js';
 
+export type { QrThreadVariant };
 export type QrScope = HouseholderScope;
 export type QrShape = HouseholderShape;
 export type QrSharedParams = HouseholderSharedParams;
@@ -35,7 +37,11 @@ export interface QrThreadParams extends HouseholderShape {
   readonly denseA: boolean;
   /** Staged only: tau densely packed (stride = k), moved as one contiguous span. */
   readonly denseT: boolean;
+  /** Which generator: absent or 'classic' generate-thread.ts, 'fast' generate-thread-fast.ts (staged geqrf only). */
+  readonly variant?: QrThreadVariant;
 }
+
+
 
 /** A group's per-thread plan: the parameters and the dynamic shared bytes of one block. */
 export interface QrThreadPlan {
@@ -54,8 +60,10 @@ export interface QrForce extends Omit<HouseholderForce, 'design'> {
   readonly design?: 'thread' | 'shared' | 'blocked';
   /** Per-thread design: threads (matrices) per block. */
   readonly blockThreads?: number;
-  /** Per-thread design: stage through shared memory (default: where A is densely packed). */
+  /** Per-thread design: stage through shared memory (default: where A is densely packed; the fast variant always). */
   readonly stage?: boolean;
+  /** Per-thread design, geqrf: the generator (default: the `qr` table's `threadVariant`). */
+  readonly threadVariant?: QrThreadVariant;
 }
 
 /** A group's design: the per-thread kernel, one shared-memory kernel per matrix, or the blocked driver. */

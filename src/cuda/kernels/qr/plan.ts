@@ -12,7 +12,7 @@ import {
   HOUSEHOLDER_PANEL_MIN, HOUSEHOLDER_WARP_MAX, HOUSEHOLDER_WARP_SHARED, householderBlockedFits, householderFits, planHouseholder,
   planHouseholderBlocked, planHouseholderDesign, type HouseholderKernel, type HouseholderProblem, type HouseholderThresholds,
 } from '../common/householder-plan.js';
-import type { QrBlockedPlan, QrDesign, QrForce, QrPlan, QrThreadParams, QrThreadPlan } from './params.js';
+import type { QrBlockedPlan, QrDesign, QrForce, QrPlan, QrThreadParams, QrThreadPlan, QrThreadVariant } from './params.js';
 
 export const WARP_MAX = HOUSEHOLDER_WARP_MAX;
 /** Shared bytes per block of the warp scope. */
@@ -79,15 +79,22 @@ const THREAD_STAGE_BYTES = 48 * 1024;
 const THREAD_BLOCKS = [128, 64, 32] as const;
 
 /**
- * The per-thread kernel of a group: staged through shared memory where A is densely packed (the block's
- * matrices one contiguous span; `force.stage` stages any layout or none), 128 threads a block, fewer
- * where the staged slots would pass 48 KiB (8 x 8 float64: 64).
+ * The per-thread kernel of a group: geqrf by `variant` (the caller's table's `threadVariant`, or
+ * `force.threadVariant`; orgqr always classic). Classic: staged through shared memory where A is
+ * densely packed (the block's matrices one contiguous span; `force.stage` stages any layout or none);
+ * fast: always staged (`force.stage: false` picks the classic variant; with the fast one forced, an error). 128 threads a block, fewer where the staged
+ * slots would pass 48 KiB (8 x 8 float64: 64).
  */
-export function planQrThread(pr: QrThreadProblem, force: QrForce = {}): QrThreadPlan {
+export function planQrThread(pr: QrThreadProblem, force: QrForce = {}, variant: QrThreadVariant = 'classic'): QrThreadPlan {
   if (!qrThreadFits(pr)) throw new MyriadError('UNSUPPORTED', `the per-thread QR takes 1 <= m, n <= ${QR_THREAD_LIMIT}, got ${pr.m}x${pr.n}`, 'a');
   const { op, dtype, m, n, k, kind } = pr;
-  const stage = force.stage ?? pr.denseA;
-  const base = { op, dtype, m, n, k, kind, stage, denseA: stage && pr.denseA, denseT: stage && pr.denseT };
+  // Forcing the kernel unstaged picks the classic variant (the fast one is always staged) unless the fast one is forced too.
+  const fast = op === 'geqrf' && (force.threadVariant ?? (force.stage === false ? 'classic' : variant)) === 'fast';
+  if (fast && force.stage === false) throw new MyriadError('INVALID_ARGUMENT', 'the fast per-thread geqrf is always staged: force threadVariant \'classic\' to run unstaged', 'force.stage');
+  const stage = fast || (force.stage ?? pr.denseA);
+  const base = {
+    op, dtype, m, n, k, kind, stage, denseA: stage && pr.denseA, denseT: stage && pr.denseT, ...(fast ? { variant: 'fast' as const } : {}),
+  };
   const blockThreads = force.blockThreads
     ?? THREAD_BLOCKS.find((t) => qrThreadSharedBytes({ ...base, blockThreads: t }) <= THREAD_STAGE_BYTES) ?? 32;
   const params: QrThreadParams = { ...base, blockThreads };

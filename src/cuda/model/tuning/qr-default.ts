@@ -16,6 +16,11 @@ export const defaultQrTuning: QrTuning = {
   // and 3 with 100,000 matrices (float64 0.093 / 0.025 and 0.056 / 0.032; float32 0.035 / 0.019 and
   // 0.035 / 0.026 ms: calls of a few tens of microseconds), slower everywhere else measured.
   threadMax: { float64: 8, float32: 8 },
+  // geqrf's per-thread generator: 'fast' by reasoning, not yet measured (`node scripts/probe/geqrf-tiny.mjs`
+  // times both beside cuBLAS): the same global traffic as the classic kernel in whole 16-byte vectors
+  // with less index arithmetic and no scalar shared stores, every layout staged, and per column no
+  // division per element and no hypot on ordinary data (generate-thread-fast.ts).
+  threadVariant: { float64: 'fast', float32: 'fast' },
   blockedFrom: { float64: 128, float32: 128 },
   panel: { float64: 32, float32: 32 },
   tailMax: { float64: 64, float32: 64 },

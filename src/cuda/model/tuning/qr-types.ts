@@ -1,12 +1,22 @@
 /** The batched Householder QR tables (src/cuda/kernels/qr/ and kernels/ormqr/: the blocked compact-WY driver). */
 import type { PerDType } from './factor-types.js';
 
+/**
+ * The per-thread kernel's two generators (kernels/qr/): 'classic' (generate-thread.ts: common/tile-load.ts
+ * copies, dlarfg with the scaled norm and hypot at every column) and 'fast' (generate-thread-fast.ts:
+ * common/span-stage.ts copies of whole 16-byte vectors on both sides, every layout staged, and dlarfg
+ * without divisions or hypot where the column's squares can neither overflow nor underflow).
+ */
+export type QrThreadVariant = 'classic' | 'fast';
+
 export interface QrTuning {
   /**
    * geqrf and orgqr take the per-thread kernel (one thread per matrix, the matrix in registers) where
    * max(m, n) is at most this (0: never; the kernel takes up to 8).
    */
   readonly threadMax: PerDType<number>;
+  /** geqrf's per-thread generator (orgqr has the classic one only). */
+  readonly threadVariant: PerDType<QrThreadVariant>;
   /**
    * geqrf and orgqr take the blocked driver (panels, the compact WY form, the trailing update as
    * GEMMs) from k = min(m, n) reflectors on; below it one shared-memory kernel per matrix serves
