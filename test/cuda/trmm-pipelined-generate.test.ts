@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import {
-  PIPELINED_LEAF_MAX, PIPELINED_MAX, PIPELINED_THREADS, PIPELINED_VECTORS, defaultTrmmLeaf, pipelinedOrder, pipelinedSharedBytes, pipelinedTile, planTrsm,
+  PIPELINED_LEAF_MAX, PIPELINED_MAX, PIPELINED_STAGES, PIPELINED_THREADS, PIPELINED_VECTORS, defaultTrmmLeaf, pipelinedOrder, pipelinedSharedBytes, pipelinedTile, planTrsm,
   trmmCuda, trmmLeafFor, trmmPipelinedSource, trmmProductLeafSource, type TrmmPipelinedParams, type TrsmProblem,
 } from '../../src/cuda/kernels/trsm/index.js';
 import { strided } from '../../src/core/batch.js';
@@ -76,20 +76,23 @@ const problem = (over: Partial<TrsmProblem> = {}): TrsmProblem => ({
   op: 'trmm', dtype: 'float64', side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', m: 128, n: 128, count: 100, kind: 'strided', sharedLimit: 226 * 1024, ...over,
 });
 
-test('trmm plans: the pipelined kernel where forced on side left (leaves of 64 unless told), another leaf on side right, never by default, never for trsm', () => {
+test('trmm plans: the pipelined kernel where forced on side left (leaves of 64 unless told), another leaf on side right, by default where defaultTrmmLeaf names it (float64 side left, 25-32), never for trsm', () => {
   for (const v of TRSM_VARIANTS) for (const dtype of ['float64', 'float32'] as const) for (const [m, n] of [[1, 1], [32, 32], [47, 5], [5, 47], [128, 128], [513, 3]] as const) {
     const plan = planTrsm(problem({ ...v, dtype, m, n }), defaultTrsmTuning, { force: { trmmLeaf: 'pipelined' } });
     const t = v.side === 'left' ? m : n;
     if (v.side === 'left') {
-      assert.deepEqual(plan.pipelined, { stages: 2 });
+      assert.deepEqual(plan.pipelined, { stages: PIPELINED_STAGES });
       assert.ok(plan.shapes.size === 0 && plan.registerShapes === undefined && plan.productLeaf === undefined);
       assert.ok(plan.steps.every((s) => s.kind !== 'leaf' || s.span.size <= PIPELINED_LEAF_MAX));
     } else {
       assert.equal(plan.pipelined, undefined);
       assert.deepEqual(plan, planTrsm(problem({ ...v, dtype, m, n }), defaultTrsmTuning), 'side right: the default plan');
-      assert.deepEqual(trmmLeafFor(dtype, t, 'right', { trmmLeaf: 'pipelined' }), defaultTrmmLeaf(dtype, t, 'left'));
+      const left = defaultTrmmLeaf(dtype, t, 'left');
+      assert.deepEqual(trmmLeafFor(dtype, t, 'right', { trmmLeaf: 'pipelined' }), left.leaf === 'pipelined' ? { leaf: 'register' } : left);
     }
-    assert.equal(planTrsm(problem({ ...v, dtype, m, n }), defaultTrsmTuning).pipelined, undefined);
+    const byDefault = v.side === 'left' && dtype === 'float64' && t > 24 && t <= 32;
+    assert.equal(defaultTrmmLeaf(dtype, t, v.side).leaf === 'pipelined', byDefault, `${dtype} ${v.side} ${t}`);
+    assert.deepEqual(planTrsm(problem({ ...v, dtype, m, n }), defaultTrsmTuning).pipelined, byDefault ? { stages: PIPELINED_STAGES } : undefined);
     assert.equal(planTrsm(problem({ ...v, dtype, m, n, op: 'trsm' }), defaultTrsmTuning, { force: { trmmLeaf: 'pipelined' } }).pipelined, undefined);
   }
   const leaves = (m: number, leafMax?: number): number[] => planTrsm(problem({ m }), defaultTrsmTuning, { force: { trmmLeaf: 'pipelined', leafMax } })
@@ -136,8 +139,8 @@ test('trmm launcher with the pipelined kernel forced: a persistent grid (no more
     assert.equal(launches.length, 1);
     const l = launches[0]!;
     const order = pipelinedOrder(t);
-    assert.equal(l.entry, `trmm_pipe_${dtype === 'float64' ? 'd' : 's'}_LUTU_st_o${order}_s2`);
-    const sharedBytes = pipelinedSharedBytes({ dtype, order, stages: 2 });
+    assert.equal(l.entry, `trmm_pipe_${dtype === 'float64' ? 'd' : 's'}_LUTU_st_o${order}_s${PIPELINED_STAGES}`);
+    const sharedBytes = pipelinedSharedBytes({ dtype, order, stages: PIPELINED_STAGES });
     const tasks = count * Math.ceil(n / PIPELINED_VECTORS);
     const resident = dev.info.smCount * blocksPerSM(dev.info, { threads: PIPELINED_THREADS, registersPerThread: 0, sharedBytes });
     assert.deepEqual(l.config.grid, [Math.min(tasks, resident), 1, 1]);
@@ -146,5 +149,5 @@ test('trmm launcher with the pipelined kernel forced: a persistent grid (no more
     assert.deepEqual(l.args.slice(-4).map((a) => Number(a.value)), [count, t, n, -2.5]);
   }
   call('float64', 128, 128, 10);
-  assert.deepEqual(launches.map((l) => (l.entry.startsWith('trmm_pipe') ? l.entry : 'update')), ['trmm_pipe_d_LUTU_st_o64_s2', 'update', 'trmm_pipe_d_LUTU_st_o64_s2']);
+  assert.deepEqual(launches.map((l) => (l.entry.startsWith('trmm_pipe') ? l.entry : 'update')), [`trmm_pipe_d_LUTU_st_o64_s${PIPELINED_STAGES}`, 'update', `trmm_pipe_d_LUTU_st_o64_s${PIPELINED_STAGES}`]);
 });

@@ -39,8 +39,10 @@ const problem = (over: Partial<TrsmProblem> = {}): TrsmProblem => ({
   op: 'trmm', dtype: 'float64', side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', m: 128, n: 128, count: 100, kind: 'strided', sharedLimit: LIMIT, ...over,
 });
 
-test('trmm plans take the register leaf by default, the shared leaf where forced; trsm never', () => {
+test('trmm plans take the register leaf by default (float64 side left 25-32: the pipelined kernel), the shared leaf where forced; trsm never', () => {
   for (const v of TRSM_VARIANTS) for (const [m, n] of [[1, 1], [32, 32], [47, 5], [5, 47], [128, 128], [513, 3]] as const) {
+    const t = v.side === 'left' ? m : n;
+    if (v.side === 'left' && t > 24 && t <= 32) continue;   // trmm-pipelined-generate.test.ts
     const plan = planTrsm(problem({ ...v, m, n }), defaultTrsmTuning);
     const leaves = plan.steps.filter((s) => s.kind === 'leaf');
     assert.ok(plan.registerShapes !== undefined && plan.shapes.size === 0);

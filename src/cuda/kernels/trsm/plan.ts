@@ -152,17 +152,21 @@ function invertedWorkspace(dtype: DType, t: number, nvec: number, count: number,
  * float64 0.90-1.28 (1.28 at 16, 1.07 at 32, 1.01 at 64 with leaves of 32, 0.90 at 128 and 0.96
  * at 512 with leaves of 64), so float64 keeps the register leaf.
  * The pipelined kernel ('pipelined', generate-pipelined.ts; leaves of PIPELINED_LEAF_MAX unless
- * told otherwise) takes side left only (trmmLeafFor gives side right another leaf); it is not a
- * default until timed on a GPU (scripts/probe/trmm-pipe.mjs). To make it one for side left, return
- * { leaf: 'pipelined' } here where side is 'left'.
+ * told otherwise) takes side left only (trmmLeafFor gives side right another leaf). Timed on the same
+ * card, 2026-11-30 (`MYRIAD_QUICK_FIRST=0 node scripts/probe/trmm-pipe.mjs`, the same method), ms
+ * register / product / pipelined with two and three stages: float64 32 0.906 / 0.833 / 0.768 /
+ * 0.651, 64 1.121 / 1.408 / 1.259 / 1.598, 16 0.694 / 0.793 / 1.098 (two); float32 32 1.119 / 0.854 /
+ * 1.186 / 1.048. So float64 side left of orders 25-32 (one leaf: the whole triangle) takes it with
+ * three stages; 17-24 were not timed.
  */
 export function defaultTrmmLeaf(dtype: DType, t: number, side: Side = 'left'): { readonly leaf: TrmmLeaf; readonly leafMax?: number } {
-  void side;   // every default leaf takes both sides
-  return byPrecision(dtype, { double: false, single: true }) && t >= 32 ? { leaf: 'product', leafMax: 32 } : { leaf: 'register' };
+  const single = byPrecision(dtype, { double: false, single: true });
+  if (!single && side === 'left' && t > 24 && t <= 32) return { leaf: 'pipelined' };
+  return single && t >= 32 ? { leaf: 'product', leafMax: 32 } : { leaf: 'register' };
 }
 
-/** Shared stages of the pipelined kernel: one task multiplied while the next is copied. */
-export const PIPELINED_STAGES = 2;
+/** Shared stages of the pipelined kernel: one task multiplied while the next two are copied (float64 32: 0.651 ms against 0.768 with two). */
+export const PIPELINED_STAGES = 3;
 
 function pipelinedStages(force: TrsmForce): number {
   const stages = force.pipelinedStages ?? PIPELINED_STAGES;
