@@ -1099,10 +1099,10 @@ function qrThroughLaunchers(): void {
       // default from 128 reflectors; the tests force both).
       const shared = qrFits({ op: 'geqrf', dtype, m, n, k, kind: 'strided', sharedLimit: info.sharedPerBlockOptin - 1024 });
       // The per-thread kernel forced staged or unstaged where it takes the shape (test/gpu/qr-thread.test.ts), and
-      // geqrf's fast variant by its layout and staged (test/gpu/geqrf-tiny.test.ts).
+      // geqrf's classic variant by its layout and staged (test/gpu/geqrf-tiny.test.ts).
       const thread: QrOptions[] = Math.max(m, n) <= 8 ? [
         { force: { design: 'thread', stage: true } }, { force: { design: 'thread', stage: false } },
-        { force: { design: 'thread', threadVariant: 'fast' } }, { force: { design: 'thread', stage: true, threadVariant: 'fast' } },
+        { force: { design: 'thread', threadVariant: 'classic' } }, { force: { design: 'thread', stage: true, threadVariant: 'classic' } },
       ] : [];
       for (const opts of [{}, ...(shared ? [{ force: { design: 'shared' } as const }] : []), ...thread]) {
         geqrfCuda(dev, { a: batch(dtype, m, n, 4, form), tau: batch(dtype, k, 1, 4, form), info: ints }, opts);

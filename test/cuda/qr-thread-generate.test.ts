@@ -90,14 +90,11 @@ test('plan: the table bounds the design, force pins either, dense batches staged
   assert.deepEqual([forced.params.stage, forced.params.denseA, forced.params.blockThreads], [true, false, 256]);
 });
 
-/** The fast variant's table: the launch tests below were written for it (the default table takes the classic variant). */
-const FAST = { tuning: { ...defaultQrTuning, threadVariant: { float64: 'fast', float32: 'fast' } as const } };
-
 test('launch: the per-thread kernel by layout (staged dense, direct ragged and list with its index map); larger sizes stay shared', () => {
   const { dev, launches } = recordingDevice();
   const count = 300;
   const a = dev.alloc('float64', 4 * 4 * count + 64), tau = dev.alloc('float64', 4 * count + 8), info = dev.alloc('int32', count);
-  geqrfCuda(dev, { a: strided(a, { rows: 4, cols: 4, count }), tau: strided(tau, { rows: 4, cols: 1, count }), info }, FAST);
+  geqrfCuda(dev, { a: strided(a, { rows: 4, cols: 4, count }), tau: strided(tau, { rows: 4, cols: 1, count }), info });
   const dense = launches.at(-1)!;
   // The table's variant (fast): slots of 9 and 3 double2 chunks.
   assert.match(dense.entry, /^qr_thread_geqrf_d_st_4x4k4_t128fdd$/);
@@ -111,7 +108,7 @@ test('launch: the per-thread kernel by layout (staged dense, direct ragged and l
   geqrfCuda(dev, { a: strided(a, { rows: 4, cols: 4, count }), tau: strided(tau, { rows: 4, cols: 1, count }), info }, { tuning: classicTable });
   assert.match(launches.at(-1)!.entry, /^qr_thread_geqrf_d_st_4x4k4_t128sdd$/);
   // Ragged ld: staged element by element (fast); direct by the classic variant.
-  geqrfCuda(dev, { a: strided(a, { rows: 3, cols: 4, ld: 4, stride: 16, count }), tau: strided(tau, { rows: 3, cols: 1, count }), info }, FAST);
+  geqrfCuda(dev, { a: strided(a, { rows: 3, cols: 4, ld: 4, stride: 16, count }), tau: strided(tau, { rows: 3, cols: 1, count }), info });
   assert.match(launches.at(-1)!.entry, /^qr_thread_geqrf_d_st_3x4k3_t128fed$/);
   assert.equal(launches.at(-1)!.config.sharedBytes, 128 * (14 + 3) * 8);
   geqrfCuda(dev, { a: strided(a, { rows: 3, cols: 4, ld: 4, stride: 16, count }), tau: strided(tau, { rows: 3, cols: 1, count }), info }, { tuning: classicTable });
@@ -130,13 +127,13 @@ test('launch: the per-thread kernel by layout (staged dense, direct ragged and l
   assert.match(launches.at(-1)!.entry, /^qr_thread_geqrf_d_st_4x4k4_t128g$/);
   // 9 x 9: the shared kernel.
   const b = dev.alloc('float32', 81 * 4), tb = dev.alloc('float32', 9 * 4), ib = dev.alloc('int32', 4);
-  geqrfCuda(dev, { a: strided(b, { rows: 9, cols: 9, count: 4 }), tau: strided(tb, { rows: 9, cols: 1, count: 4 }), info: ib }, FAST);
+  geqrfCuda(dev, { a: strided(b, { rows: 9, cols: 9, count: 4 }), tau: strided(tb, { rows: 9, cols: 1, count: 4 }), info: ib });
   assert.match(launches.at(-1)!.entry, /^qr_geqrf_s_st_9x9/);
   // A list batch: pointer form, unstaged.
   const mats = [0, 1, 2].map(() => dev.alloc('float32', 36));
   const taus = [0, 1, 2].map(() => dev.alloc('float32', 6));
   const before = launches.length;
-  geqrfCuda(dev, { a: list(mats, { rows: 6, cols: 6 }), tau: list(taus, { rows: 6, cols: 1 }), info: ib }, FAST);
+  geqrfCuda(dev, { a: list(mats, { rows: 6, cols: 6 }), tau: list(taus, { rows: 6, cols: 1 }), info: ib });
   assert.equal(launches.length, before + 1);
   assert.match(launches.at(-1)!.entry, /^qr_thread_geqrf_s_pa_6x6k6_t128fee$/);
   geqrfCuda(dev, { a: list(mats, { rows: 6, cols: 6 }), tau: list(taus, { rows: 6, cols: 1 }), info: ib }, { tuning: classicTable });
@@ -149,8 +146,8 @@ test('launch: a repeated strided geqrf replays its launch; any change of arrays,
   const a = dev.alloc('float32', 16 * count + 64), tau = dev.alloc('float32', 4 * count + 8), info = dev.alloc('int32', count), info2 = dev.alloc('int32', count);
   const A = strided(a, { rows: 4, cols: 4, count }), T = strided(tau, { rows: 4, cols: 1, count });
   const argsOf = (i: number): number[] => launches[i]!.args.map(argNumber);
-  geqrfCuda(dev, { a: A, tau: T, info }, FAST);
-  geqrfCuda(dev, { a: A, tau: T, info }, FAST);
+  geqrfCuda(dev, { a: A, tau: T, info });
+  geqrfCuda(dev, { a: A, tau: T, info });
   assert.equal(launches.length, 2);
   assert.deepEqual([launches[1]!.entry, launches[1]!.config, argsOf(1)], [launches[0]!.entry, launches[0]!.config, argsOf(0)]);
   // The same A object changed in place (a new offset and count): planned again, the new arguments.
@@ -158,21 +155,21 @@ test('launch: a repeated strided geqrf replays its launch; any change of arrays,
   mutable.offset = 16;
   mutable.count = count - 1;
   const T2 = strided(tau, { rows: 4, cols: 1, count: count - 1 });
-  geqrfCuda(dev, { a: A, tau: T2, info }, FAST);
+  geqrfCuda(dev, { a: A, tau: T2, info });
   assert.equal(argNumber(launches[2]!.args[1]), 16);
   assert.equal(argNumber(launches[2]!.args.at(-1)), count - 1);
   // Another info array, other options: planned again.
-  geqrfCuda(dev, { a: A, tau: T2, info: info2 }, FAST);
+  geqrfCuda(dev, { a: A, tau: T2, info: info2 });
   assert.equal(launches[3]!.args[8]!.value, info2.ptr);
   geqrfCuda(dev, { a: A, tau: T2, info: info2 }, { force: { design: 'thread', threadVariant: 'classic' } });
   assert.match(launches[4]!.entry, /t128sdd$/);
-  geqrfCuda(dev, { a: A, tau: T2, info: info2 }, FAST);
+  geqrfCuda(dev, { a: A, tau: T2, info: info2 });
   assert.match(launches[5]!.entry, /t128fdd$/);
   assert.equal(launches.length, 6);
 });
 
 test('fast variant: pure, every parameter changes the source, vector copies where dense, the unscaled dlarfg beside the scaled one', () => {
-  assert.deepEqual(defaultQrTuning.threadVariant, { float64: 'classic', float32: 'classic' });
+  assert.deepEqual(defaultQrTuning.threadVariant, { float64: 'fast', float32: 'fast' });
   const p = fast(6, 4).params;
   assert.equal(p.variant, 'fast');
   assert.equal(geqrfThreadFastSource(p).source, geqrfThreadFastSource({ ...p }).source);

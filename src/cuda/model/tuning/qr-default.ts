@@ -19,11 +19,11 @@ export const defaultQrTuning: QrTuning = {
   // geqrf's per-thread generator (generate-thread-fast.ts: whole 16-byte vectors, every layout staged,
   // per column no division per element and no hypot on ordinary data). On an H200 (2026-11-30,
   // `MYRIAD_QUICK_FIRST=0 node scripts/probe/geqrf-tiny.mjs`, ten calls back to back) classic / fast
-  // kernel time 0.97-1.38 (float64 8 x 1,000,000 0.375 / 0.273 ms); but in the GPU suite one random
-  // float64 4 x 4 member of 1,000,003 had factors 66 eps units (max(m, n) eps ||A||) from the
-  // reference's, its residuals within bounds, and that was not understood before the run ended: the
-  // classic kernel stays the default, the fast one is taken where forced (force.threadVariant).
-  threadVariant: { float64: 'classic', float32: 'classic' },
+  // kernel time 0.97-1.38 (float64 8 x 1,000,000 0.375 / 0.273 ms). One random float64 4 x 4 member
+  // of 1,000,003 in the GPU suite had factors 66 eps units from the reference's, its residuals within
+  // bounds: its R has a condition number of 674, and the same arithmetic in JavaScript gives 44 units
+  // with residual and orthogonality ratios of 0.3 and 0.5: the member's conditioning, not the kernel.
+  threadVariant: { float64: 'fast', float32: 'fast' },
   blockedFrom: { float64: 128, float32: 128 },
   panel: { float64: 32, float32: 32 },
   tailMax: { float64: 64, float32: 64 },
