@@ -213,8 +213,9 @@ test('test/gpu/vdevice-syrk-trtri.test.ts\'s calls pass validation and take thei
   assert.deepEqual(ctx.lastRoute, { op: 'trtri', route: 'vdevice', gpu: true });
   assert.deepEqual(backend.force, {});
   // The file's kernels (236 on sm_90 since trmm's register leaves: the host form's trtri recursion
-  // multiplies by them), compiled at once before its first case.
-  assert.ok(dev.sources.length <= 240, `${dev.sources.length} kernels`);
+  // multiplies by them; 242 since float64 trmm of orders 25-32 takes the pipelined kernel and the
+  // gemm plan's updates the tiles of C's smaller side), compiled at once before its first case.
+  assert.ok(dev.sources.length <= 246, `${dev.sources.length} kernels`);
 });
 
 test('the table kernels of syrk and trtri on device sizes compile for sm_90 without spills', { skip: NVCC_SKIP }, async () => {
