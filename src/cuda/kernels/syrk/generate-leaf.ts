@@ -26,6 +26,27 @@ export const SYRK_LEAF_MAX_THREADS = 256;
 /** Kernel-name fragment of a variant: uplo and trans as BLAS letters (e.g. LN). */
 export const syrkVariantTag = (v: { readonly uplo: string; readonly trans: string }): string => `${v.uplo === 'lower' ? 'L' : 'U'}${v.trans}`;
 
+/**
+ * One staged k-chunk's products into a thread's REG x REG accumulators: rows x + r SIDE of the
+ * panel `rows` times rows y + s SIDE of the panel `cols` (both CHUNK x LDP in shared memory,
+ * column l at l * LDP; the same panel on a diagonal block). `unroll` is the chunk loop's pragma.
+ */
+export function panelProducts(unroll: string, rows: string, cols: string): string {
+  return `${unroll}
+    for (int l = 0; l < CHUNK; ++l) {
+      real u[REG], w[REG];
+#pragma unroll
+      for (int r = 0; r < REG; ++r) {
+        u[r] = ${rows}[l * LDP + x + r * SIDE];
+        w[r] = ${cols}[l * LDP + y + r * SIDE];
+      }
+#pragma unroll
+      for (int r = 0; r < REG; ++r)
+#pragma unroll
+        for (int s = 0; s < REG; ++s) acc[r][s] = fmaReal(u[r], w[s], acc[r][s]);
+    }`;
+}
+
 /** The leaf's compile-time constants (after the precision prelude): shared with the class kernel (generate-vbatched.ts). */
 export function syrkLeafHeader(p: Omit<SyrkLeafParams, 'kind'>): string {
   return `${precisionPrelude(p.dtype)}
@@ -63,19 +84,7 @@ export function syrkLeafAccumulate(p: Pick<SyrkLeafParams, 'trans'>, more: strin
       }
     }
     __syncthreads();
-#pragma unroll 4
-    for (int l = 0; l < CHUNK; ++l) {
-      real u[REG], w[REG];
-#pragma unroll
-      for (int r = 0; r < REG; ++r) {
-        u[r] = sP[l * LDP + x + r * SIDE];
-        w[r] = sP[l * LDP + y + r * SIDE];
-      }
-#pragma unroll
-      for (int r = 0; r < REG; ++r)
-#pragma unroll
-        for (int s = 0; s < REG; ++s) acc[r][s] = fmaReal(u[r], w[s], acc[r][s]);
-    }
+${panelProducts('#pragma unroll 4', 'sP', 'sP')}
     __syncthreads();   // the next step overwrites the panel
   }
 `;

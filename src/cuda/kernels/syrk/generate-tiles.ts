@@ -24,7 +24,7 @@ import { MyriadError } from '../../../core/errors.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { precisionLetter, precisionPrelude } from '../common/precision.js';
-import { syrkVariantTag } from './generate-leaf.js';
+import { panelProducts, syrkVariantTag } from './generate-leaf.js';
 import type { SyrkTilesParams, SyrkTilesShape } from './params.js';
 
 /** Most threads a block of the tile design launches (threads per matrix x matrices). */
@@ -145,19 +145,7 @@ ${fetch(p, '0')}
     __syncthreads();
     if (l0 + CHUNK < k)   // in flight during this step's products
 ${fetch(p, 'l0 + CHUNK')}
-#pragma unroll
-    for (int l = 0; l < CHUNK; ++l) {
-      real u[REG], w[REG];
-#pragma unroll
-      for (int r = 0; r < REG; ++r) {
-        u[r] = sI[l * LDP + x + r * SIDE];
-        w[r] = sJ[l * LDP + y + r * SIDE];
-      }
-#pragma unroll
-      for (int r = 0; r < REG; ++r)
-#pragma unroll
-        for (int s = 0; s < REG; ++s) acc[r][s] = fmaReal(u[r], w[s], acc[r][s]);
-    }
+${panelProducts('#pragma unroll', 'sI', 'sJ')}
   }
 
   if (!valid) return;
