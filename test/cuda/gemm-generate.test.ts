@@ -10,7 +10,7 @@ import type { Op } from '../../src/core/ops.js';
 import { generateSmallGemm, smallGemmShape, smallGemmWork } from '../../src/cuda/kernels/gemm/generate-small.js';
 import { generateMmaGemm } from '../../src/cuda/kernels/gemm/generate-mma.js';
 import { generateTiledGemm, tiledGemmShape } from '../../src/cuda/kernels/gemm/generate-tiled.js';
-import type { GemmOperandLayouts, GemmParams, SmallGemmParams, TiledGemmParams } from '../../src/cuda/kernels/gemm/params.js';
+import type { GemmOperandLayouts, GemmParams, MmaGemmParams, SmallGemmParams, TiledGemmParams } from '../../src/cuda/kernels/gemm/params.js';
 import { planGemm, type GemmProblem } from '../../src/cuda/kernels/gemm/plan.js';
 import { gemmSource } from '../../src/cuda/kernels/gemm/launch.js';
 import { blocksPerSM } from '../../src/cuda/model/occupancy.js';
@@ -69,6 +69,34 @@ test('a triangle of C: tiles outside it exit, every store is guarded, and withou
     assert.ok(lower.entry.endsWith('_tl') && upper.entry.endsWith('_tu'));
     assert.ok(!plain.includes('>= j') && lower.source.includes('>= j') && upper.source.includes('<= j'));
   }
+});
+
+test('a triangular op(A) in place (trmm side left): a column panel a block, row tiles in dependency order, the crossing stages masked', () => {
+  const base = { ...tiled({ betaZero: true }), variant: 'mma', bm: 64, bn: 64, bk: 16, wm: 4, wn: 2, stages: 3 } as MmaGemmParams;
+  const plain = gemmSource(base).source;
+  assert.equal(gemmSource({ ...base, triangularA: undefined }).source, plain);
+  assert.ok(!plain.includes('maskTriangle') && !plain.includes('kFirst'));
+  const lower = gemmSource({ ...base, triangularA: { lower: true, unit: false } });
+  const upperUnit = gemmSource({ ...base, triangularA: { lower: false, unit: true } });
+  assert.ok(lower.entry.endsWith('_taln') && upperUnit.entry.endsWith('_tauu'));
+  // Lower: the last row tile first, k up to the tile's diagonal; upper: the first tile first, k from it.
+  assert.match(lower.source, /const int i0 = \(tilesM - 1 - tile\) \* BM;/);
+  assert.match(lower.source, /kFirst = 0, kEnd = min\(k, i0 \+ BM\)/);
+  assert.match(upperUnit.source, /const int i0 = \(tile\) \* BM;/);
+  assert.match(upperUnit.source, /kFirst = i0, kEnd = k/);
+  assert.match(lower.source, /if \(p > i\) tA\[/);
+  assert.ok(!lower.source.includes('= 1;') && /if \(p < i\) tA\[.*\n\s*else if \(p == i\) tA\[.*\] = 1;/.test(upperUnit.source));
+  // B and C alias: neither is __restrict__; A is.
+  assert.match(lower.source, /const real\* __restrict__ A,/);
+  assert.match(lower.source, /const real\* B,/);
+  assert.match(lower.source, /real\* C,/);
+  // A^T's stage is k-contiguous and swizzled: the mask addresses it as the copies do.
+  const transposed = gemmSource({ ...base, transA: 'T', triangularA: { lower: true, unit: true } }).source;
+  assert.match(transposed, /tA\[il \* BK \+ 2 \* \(\(pl >> 1\) \^ SWZ\(il\)\) \+ \(pl & 1\)\]/);
+  assert.throws(() => generateMmaGemm({ ...base, betaZero: false, triangularA: { lower: true, unit: false } }), /beta = 0/);
+  assert.throws(() => generateMmaGemm({ ...base, doubleBuffer: true, triangularA: { lower: true, unit: false } }), /doubleBuffer/);
+  assert.throws(() => generateMmaGemm({ ...base, bm: 32, bn: 64, bk: 64, wm: 2, wn: 2, triangularA: { lower: true, unit: false } }), /bk to divide bm/);
+  assert.throws(() => generateMmaGemm({ ...base, triangle: 'lower', triangularA: { lower: true, unit: false } }), /whole C/);
 });
 
 test('beta = 0 kernels never mention reading C', () => {
@@ -202,6 +230,14 @@ function representativeKernels(): GemmParams[] {
       });
       out.push({ ...tiled({ transA: 'T', transB: 'T' }), variant: 'mma', bm: 32, bn: 32, bk: 32, wm: 1, wn: 1, stages: 1 } as GemmParams);
       out.push({ ...tiled({}), variant: 'mma', bm: 128, bn: 64, bk: 8, wm: 2, wn: 2, stages: 4 } as GemmParams);
+      // trmm side left in place (a triangular op(A)): the trmm route's tile shapes, both transposes and triangles, one buffer.
+      for (const [i, config] of [[32, 32, 16, 2, 2, 3], [64, 64, 16, 4, 2, 3], [64, 64, 8, 2, 2, 4], [64, 64, 16, 2, 2, 1]].entries()) {
+        const [bm, bn, bk, wm, wn, stages] = config as [number, number, number, number, number, number];
+        for (const transA of ['N', 'T'] as const) {
+          out.push({ ...tiled({ transA, betaZero: true, layouts: i === 3 ? { a: pointer, b: pointer, c: pointer } : LOOSE }), variant: 'mma', bm, bn, bk, wm, wn, stages,
+            triangularA: { lower: (i + (transA === 'T' ? 1 : 0)) % 2 === 0, unit: i % 2 === 1 } } as GemmParams);
+        }
+      }
     }
     out.push(dtype === 'float64' ? tiled({ dtype, bm: 128, bn: 64, tm: 8, tn: 4 }) : tiled({ dtype, bm: 128, bn: 128, bk: 8, tm: 8, tn: 8 }));
     if (dtype === 'float32') {
@@ -222,7 +258,7 @@ function representativeKernels(): GemmParams[] {
 test('generated kernels compile for sm_90 with nvcc, without spills or local arrays', { skip: NVCC_SKIP }, async () => {
   // Representative: the small, tiled and mma designs once each (every transpose, layout and tile
   // size under MYRIAD_FULL_COMPILE=1).
-  const quick = (e: string): boolean => /^(gemm_small_dNN_2x2x2_.*_ddd|gemm_tiled_sNN_128x128x8_|gemm_mma_dTT_64x64x16_w4x2_s3_k8_sss_b0$|gemm_small_zCC_16x16x16_|gemm_tiled_zCC_64x64x8_)|_t[lu]$/.test(e);
+  const quick = (e: string): boolean => /^(gemm_small_dNN_2x2x2_.*_ddd|gemm_tiled_sNN_128x128x8_|gemm_mma_dTT_64x64x16_w4x2_s3_k8_sss_b0$|gemm_small_zCC_16x16x16_|gemm_tiled_zCC_64x64x8_)|_t[lu]$|_ta[lu][nu]$/.test(e);
   const results = await compileForSm90(compileSet(representativeKernels().map(gemmSource), quick));
   const failures = compileFailures(results, (r) =>
     !Number.isFinite(r.registers) ? 'no ptxas report'

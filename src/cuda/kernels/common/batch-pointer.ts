@@ -28,10 +28,12 @@ export const kindTag = (k: OperandKind): string => (k === 'strided' ? 'st' : 'pa
 /**
  * The signature fragment of one operand: `const real* __restrict__ A, long long offsetA, long long strideA, int ldA`.
  * `type`: the element type where the data's type is not the kernel's `real` (a kernel that computes in a wider type).
+ * `restrict` false: the operand may alias another (a product written in place of one of its inputs).
  */
-export function operandParameters(name: OperandName, kind: OperandKind, writable: boolean, type = 'real'): string {
+export function operandParameters(name: OperandName, kind: OperandKind, writable: boolean, type = 'real', restrict = true): string {
   const elem = writable ? type : `const ${type}`;
-  const pointer = kind === 'strided' ? `${elem}* __restrict__ ${name}` : `${elem}* const* __restrict__ ${name}`;
+  const qualifier = restrict ? ' __restrict__' : '';
+  const pointer = kind === 'strided' ? `${elem}*${qualifier} ${name}` : `${elem}* const*${qualifier} ${name}`;
   return `${pointer}, long long offset${name}, long long stride${name}, int ld${name}`;
 }
 

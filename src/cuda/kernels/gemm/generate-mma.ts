@@ -38,11 +38,11 @@
  */
 import type { DType } from '../../../core/dtype.js';
 import type { KernelSource } from '../../runtime/types.js';
-import { operandParameters } from '../common/batch-pointer.js';
+import { matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { precisionPrelude } from '../common/precision.js';
 import { layoutTag } from './generate-small.js';
 import { tileBlockPrologue, triangleGuard, triangleTag, type KernelFrame } from './tile-prologue.js';
-import type { GemmKernelShape, MmaGemmParams } from './params.js';
+import type { GemmKernelShape, MmaGemmParams, TriangularOperand } from './params.js';
 
 /** Row length (doubles) of an m- or n-contiguous tile: 2 mod 8 (conflict-free 16-byte reads). */
 const majorRow = (len: number): number => len + ((2 - (len % 8) + 8) % 8);
@@ -88,8 +88,11 @@ export function mmaGemmShape(p: MmaGemmParams): GemmKernelShape {
 }
 
 function mmaGemmEntry(p: MmaGemmParams): string {
-  return `gemm_mma_${p.complex !== undefined ? 'z' : 'd'}${p.transA}${p.transB}_${p.bm}x${p.bn}x${p.bk}_w${p.wm}x${p.wn}_s${p.stages}${p.doubleBuffer === true ? 'd' : ''}${p.minBlocks !== undefined ? `b${p.minBlocks}` : ''}${p.tileGroup !== undefined ? `g${p.tileGroup}` : ''}_k${mmaK(p)}_${layoutTag(p.layouts)}${p.betaZero ? '_b0' : ''}${triangleTag(p.triangle)}`;
+  return `gemm_mma_${p.complex !== undefined ? 'z' : 'd'}${p.transA}${p.transB}_${p.bm}x${p.bn}x${p.bk}_w${p.wm}x${p.wn}_s${p.stages}${p.doubleBuffer === true ? 'd' : ''}${p.minBlocks !== undefined ? `b${p.minBlocks}` : ''}${p.tileGroup !== undefined ? `g${p.tileGroup}` : ''}_k${mmaK(p)}_${layoutTag(p.layouts)}${p.betaZero ? '_b0' : ''}${triangleTag(p.triangle)}${triangularTag(p.triangularA)}`;
 }
+
+/** The entry-name suffix of a triangular op(A) (lower or upper, unit or not). */
+const triangularTag = (t: TriangularOperand | undefined): string => (t === undefined ? '' : `_ta${t.lower ? 'l' : 'u'}${t.unit ? 'u' : 'n'}`);
 
 const mmaK = (p: MmaGemmParams): 4 | 8 | 16 => p.mmaK ?? 8;
 
@@ -112,6 +115,12 @@ function validateMmaParams(p: MmaGemmParams): void {
     if (p.transA !== 'N' || p.complex.conjA || (p.transB === 'N' && p.complex.conjB)) bad('complex data: op(A) = A only (op(B) B, B^T or B^H)');
     if (p.triangle !== undefined) bad('complex data: no triangle of C');
     if (mmaK(p) === 4) bad('complex data: the m16n8 shapes (mmaK 8 or 16)');
+  }
+  if (p.triangularA !== undefined) {
+    if (p.complex !== undefined || p.triangle !== undefined) bad('a triangular op(A) takes real data and a whole C');
+    if (!p.betaZero) bad('a triangular op(A) overwrites B in place: beta = 0');
+    if (p.doubleBuffer === true) bad('a triangular op(A) runs the plain pipeline (no doubleBuffer)');
+    if (p.bm % p.bk !== 0) bad('a triangular op(A) needs bk to divide bm (k-steps end at the tile\'s diagonal)');
   }
 }
 
@@ -258,7 +267,63 @@ function uniformFrame(p: MmaGemmParams): KernelFrame {
 }
 
 export function generateMmaGemm(p: MmaGemmParams): KernelSource {
-  return mmaGemmSource(p, uniformFrame(p));
+  return mmaGemmSource(p, p.triangularA === undefined ? uniformFrame(p) : triangularFrame(p, p.triangularA));
+}
+
+/**
+ * The frame of a triangular op(A) with C = B in place (trmm side left): a block per (matrix,
+ * column panel of BN), grid x the panels; it walks the panel's row tiles so that no tile reads a
+ * row of B an earlier tile wrote. Lower op(A): row i of the product needs rows p <= i of B, so the
+ * last tile first, k over [0, i0 + BM); upper: the first tile first, k over [i0, k). Each tile's k
+ * range starts and ends on a multiple of BK (BK divides BM), so no k-step reads a row of B past the
+ * range, and the stages that cross the diagonal have op(A)'s other triangle zeroed in shared memory
+ * (maskTriangle): A's memory there is never used. B and C alias: no __restrict__ on them.
+ */
+function triangularFrame(p: MmaGemmParams, tri: TriangularOperand): KernelFrame {
+  const l = p.layouts;
+  return {
+    entry: mmaGemmEntry(p),
+    parameters: `${operandParameters('A', l.a.kind, false)},
+    ${operandParameters('B', l.b.kind, false, 'real', false)},
+    ${operandParameters('C', l.c.kind, true, 'real', false)},
+    int count, real alpha, real beta, int m, int n, int k`,
+    unused: '(void)strideA; (void)strideB; (void)strideC;',
+    prologue: `const int batch = blockIdx.z * gridDim.y + blockIdx.y;
+  if (batch >= count) return;
+  const real* a = ${matrixPointer('A', l.a.kind, 'batch')};
+  const real* b = ${matrixPointer('B', l.b.kind, 'batch')};
+  real* c = ${matrixPointer('C', l.c.kind, 'batch')};
+  const int j0 = blockIdx.x * BN;
+  const int tilesM = (m + BM - 1) / BM;
+  for (int tile = 0; tile < tilesM; ++tile) {
+  const int i0 = (${tri.lower ? 'tilesM - 1 - tile' : 'tile'}) * BM;
+  const int kFirst = ${tri.lower ? '0' : 'i0'}, kEnd = ${tri.lower ? 'min(k, i0 + BM)' : 'k'};`,
+    close: `
+  __syncthreads();                          // the shared buffers are free for the next tile's copies
+  }`,
+  };
+}
+
+/**
+ * Zeroes op(A)'s other triangle in a stage of A that crosses the diagonal (and writes the unit
+ * diagonal's ones), between the stage's arrival and its fragment loads: a lambda of the kernel,
+ * block-uniform (its barrier is reached by every thread or none).
+ */
+function maskTriangle(tri: TriangularOperand, aMajor: 'm' | 'k'): string {
+  // Element (row il, k index pl) of the stage: along m (A), or along k with the pair swizzle (A^T; copyOf).
+  const slot = aMajor === 'm' ? 'pl * LDSA + il' : 'il * BK + 2 * ((pl >> 1) ^ SWZ(il)) + (pl & 1)';
+  return `  // op(A) is ${tri.lower ? 'lower' : 'upper'} triangular${tri.unit ? ' with a unit diagonal' : ''}: in a stage that crosses the diagonal, its other triangle${tri.unit ? ' and diagonal' : ''}
+  // come from memory the product must not read (NaN there stays out): zero (and one) in shared memory.
+  auto maskTriangle = [&](real* tA, int p0) {
+    if (!(${tri.lower ? 'p0 + BK > i0' : 'p0 < i0 + BM'})) return;
+    for (int e = t; e < BM * BK; e += THREADS) {
+      const int il = e % BM, pl = e / BM;
+      const int i = i0 + il, p = p0 + pl;
+      if (${tri.lower ? 'p > i' : 'p < i'}) tA[${slot}] = 0;${tri.unit ? `
+      else if (p == i) tA[${slot}] = 1;` : ''}
+    }
+    __syncthreads();
+  };`;
 }
 
 /** Pure: the kernel of `p` in `frame`. */
@@ -323,9 +388,12 @@ ${loadSlice('', 'kk')}
 ${mmaCall('')}
     }
 `;
+  // A triangular op(A): each tile's k range (the frame's kFirst, kEnd) and the mask of stages that cross the diagonal.
+  const range: KRange | undefined = p.triangularA === undefined ? undefined
+    : { first: 'kFirst', end: 'kEnd', mask: (buffer, p0) => `    maskTriangle(sA + ${buffer} * SIZEA, ${p0});\n` };
   const mainLoop = p.doubleBuffer === true
     ? doubleBuffered({ slices: p.bk / (8 * chunks), sliceK: 8 * chunks, chunks, loadSlice, mmaCall })
-    : p.stages === 1 ? singleBuffer(multiply) : pipelined(multiply);
+    : p.stages === 1 ? singleBuffer(multiply, range) : pipelined(multiply, range);
   // Where accumulator acc[mt][nt][h] of lane (g, q) lands in C. (Streaming hints on C, __ldcs /
   // __stcs, were tried (H100, 2026-11-26): no gain on one large C, 7-12% lost on batched squares, and the
   // factorizations' next kernels read what this one wrote.)
@@ -435,7 +503,7 @@ extern "C" __global__ void __launch_bounds__(${threads}${p.minBlocks !== undefin
   const int kA0 = (wi + g) * BK + 2 * q + 2 * SWZ(g), kA1 = kA0 - 4 * SWZ(g);
   const int kB0 = (wj + g) * BK + 2 * q + 2 * SWZ(g), kB1 = kB0 - 4 * SWZ(g);
   (void)kA0; (void)kA1; (void)kB0; (void)kB1;
-
+${p.triangularA === undefined ? '' : `${maskTriangle(p.triangularA, l.aMajor)}\n`}
   // Start the copies of k-step p0 into buffer 'buf' (zeros outside the matrices).
   auto issue = [&](int p0, int buf) {
     real* tA = sA + buf * SIZEA;
@@ -474,16 +542,31 @@ static __device__ __forceinline__ void copyPair(real* dst, const real* src, int 
 static __device__ __forceinline__ void commitAsync() { asm volatile("cp.async.commit_group;"); }
 template <int N> static __device__ __forceinline__ void waitAsync() { asm volatile("cp.async.wait_group %0;" :: "n"(N)); }`;
 
+/**
+ * A k range other than [0, k) (expressions in the kernel: its first k, a multiple of BK, and its
+ * end), and the text that fixes up a landed stage of A (buffer index, its first k) before use.
+ */
+interface KRange {
+  readonly first: string;
+  readonly end: string;
+  readonly mask: (buffer: string, p0: string) => string;
+}
+
+/** The main loop's step count and the first k of step `s` (the whole [0, k) without a range: the plain kernels' text). */
+const stepsOf = (range: KRange | undefined): string =>
+  (range === undefined ? 'const int steps = (k + BK - 1) / BK;' : `const int steps = (${range.end} - ${range.first} + BK - 1) / BK;`);
+const kAt = (range: KRange | undefined, s: string): string => (range === undefined ? `${s} * BK` : `${range.first} + ${s} * BK`);
+
 /** One buffer: copy a k-step, wait, multiply, and wait again before the next copy. */
-function singleBuffer(multiply: string): string {
-  return `  const int steps = (k + BK - 1) / BK;
+function singleBuffer(multiply: string, range?: KRange): string {
+  return `  ${stepsOf(range)}
   for (int s = 0; s < steps; ++s) {
     if (s > 0) __syncthreads();               // everyone is done with the buffer
-    issue(s * BK, 0);
+    issue(${kAt(range, 's')}, 0);
     commitAsync();
     waitAsync<0>();
     __syncthreads();
-    const real* tA = sA;
+${range === undefined ? '' : range.mask('0', kAt(range, 's'))}    const real* tA = sA;
     const real* tB = sB;
 ${multiply}  }
 `;
@@ -493,19 +576,19 @@ ${multiply}  }
  * Multi-stage cp.async pipeline (STAGES buffers): up to STAGES - 1 k-steps are in flight while
  * one multiplies, with no registers held for them.
  */
-function pipelined(multiply: string): string {
-  return `  const int steps = (k + BK - 1) / BK;
+function pipelined(multiply: string, range?: KRange): string {
+  return `  ${stepsOf(range)}
   #pragma unroll
   for (int s = 0; s < STAGES - 1; ++s) {
-    if (s < steps) issue(s * BK, s);
+    if (s < steps) issue(${kAt(range, 's')}, s);
     commitAsync();                            // one group per k-step, empty ones included
   }
   for (int s = 0; s < steps; ++s) {
     waitAsync<STAGES - 2>();                  // k-step s has landed (for this thread)
     __syncthreads();                          // ... for all threads; buffer (s - 1) % STAGES is free
-    if (s + STAGES - 1 < steps) issue((s + STAGES - 1) * BK, (s + STAGES - 1) % STAGES);
+    if (s + STAGES - 1 < steps) issue(${kAt(range, '(s + STAGES - 1)')}, (s + STAGES - 1) % STAGES);
     commitAsync();
-    const real* tA = sA + (s % STAGES) * SIZEA;
+${range === undefined ? '' : range.mask('(s % STAGES)', kAt(range, 's'))}    const real* tA = sA + (s % STAGES) * SIZEA;
     const real* tB = sB + (s % STAGES) * SIZEB;
 ${multiply}  }
 `;

@@ -22,7 +22,7 @@ import { generateSmallGemm, smallGemmShape } from './generate-small.js';
 import { generateMmaGemm, mmaGemmShape, MMA_DTYPE } from './generate-mma.js';
 import { generateTiledGemm, tiledGemmShape } from './generate-tiled.js';
 import { generateTmaGemm, tmaGemmShape, tmaOperandFits, tmaOperandMap, type TmaOperandLayout } from './generate-tma.js';
-import type { GemmOperandLayouts, GemmParams, GemmVariant, OperandLayout, TmaGemmParams } from './params.js';
+import type { GemmOperandLayouts, GemmParams, GemmVariant, MmaGemmParams, OperandLayout, TmaGemmParams, TriangularOperand } from './params.js';
 import { planGemm, tmaTakes, type GemmProblem } from './plan.js';
 import { blocksPerSM } from '../../model/occupancy.js';
 import { tmaRoutesFor, type GemmTuning, type TmaRoute } from '../../model/tuning/index.js';
@@ -43,6 +43,13 @@ export interface GemmCudaOptions {
   readonly triangle?: Uplo;
   /** Route single products to the TMA design by these instead of the card's table (tests, and trying a table before it is checked in). */
   readonly tmaRoutes?: readonly TmaRoute[];
+  /**
+   * op(A) is this triangle (its other triangle never read; ones on a unit diagonal) and C is B,
+   * overwritten in place: trmm side left, C := alpha op(A) C, in one launch of the tensor-core
+   * design (generate-mma.ts triangularFrame). beta must be 0, A square, and the plan (or the forced
+   * parameters) the mma kernel: float64 real data (`triangularTakes`).
+   */
+  readonly triangularA?: TriangularOperand;
 }
 
 /** One operand as the kernel's four arguments see it, with its layout. */
@@ -165,13 +172,15 @@ function launchGemm(dev: GpuDevice, s: GemmScalars, a: GemmOperand, b: GemmOpera
   // The card's TMA routes take single real float64 products (plan.ts tmaRouted): they need the alignment too.
   const routes = opts.tmaRoutes ?? tmaRoutesFor(dev.info.name);
   const tmaRoutable = forced === undefined && s.count === 1 && s.complex === undefined && s.dtype === MMA_DTYPE && routes.length > 0;
-  if ((tmaAsked || tmaRoutable) && opts.triangle === undefined) problem = { ...problem, tmaFits: tmaFits(dev, s, k, a, b) };
+  if ((tmaAsked || tmaRoutable) && opts.triangle === undefined && opts.triangularA === undefined) problem = { ...problem, tmaFits: tmaFits(dev, s, k, a, b) };
   const planned: GemmParams = typeof forced === 'object'
     ? (forced.variant === 'tma' && (opts.triangle !== undefined || !tmaTakes(dev.info, problem)) ? planGemm(dev.info, problem, { variant: 'tma', tuning: opts.tuning }) : forced)
     : opts.tuning === undefined && forced === undefined && opts.tmaRoutes === undefined
       ? plannedFor(dev, problem)
       : planGemm(dev.info, problem, { variant: k === 0 && forced === 'small' ? 'tiled' : forced, tuning: opts.tuning, tmaRoutes: opts.tmaRoutes });
-  const params = opts.triangle === undefined ? planned : triangleParams(dev, problem, planned, opts.triangle);
+  const params = opts.triangularA !== undefined
+    ? triangularParams(problem, triangularTakes(planned) ? planned : planGemm(dev.info, problem, { variant: 'mma', tuning: opts.tuning }), opts.triangularA)
+    : opts.triangle === undefined ? planned : triangleParams(dev, problem, planned, opts.triangle);
   const kernel = kernelFor(dev, 'gemm', params, () => gemmSource(params));
   if (params.variant === 'tma') {
     launchTma(dev, kernel, params, { ...s, k }, a, b, c);
@@ -195,7 +204,8 @@ function launchGemm(dev: GpuDevice, s: GemmScalars, a: GemmOperand, b: GemmOpera
     config = { grid: [Math.ceil(s.count / params.tbc), 1, 1], block: [shape.threads, 1, 1] };
   } else {
     const shape = params.variant === 'tiled' ? tiledGemmShape(params) : mmaGemmShape(params);
-    const tiles = Math.ceil(m / params.bm) * Math.ceil(s.n / params.bn);
+    // A triangular op(A): a block per column panel of C, which walks the panel's row tiles itself.
+    const tiles = (params.variant === 'mma' && params.triangularA !== undefined ? 1 : Math.ceil(m / params.bm)) * Math.ceil(s.n / params.bn);
     const y = Math.min(s.count, GRID_YZ_MAX);
     config = { grid: [tiles, y, Math.ceil(s.count / y)], block: [shape.threads, 1, 1], sharedBytes: shape.sharedBytes };
     args.push(arg.i32(m), arg.i32(s.n), arg.i32(embedded ? 2 * k : k));
@@ -265,6 +275,36 @@ function triangleParams(dev: GpuDevice, problem: GemmProblem, planned: GemmParam
     ...(tiledInstead ? planGemm(dev.info, problem, { variant: 'tiled' }) : planned),
     triangle,
   });
+}
+
+/** Triangular variants of planned parameter objects, made once per plan object and triangle (as triangleVariants). */
+const triangularVariants = new WeakMap<GemmParams, Map<string, MmaGemmParams>>();
+
+/**
+ * Whether a product of this data type and plan runs with a triangular op(A): the mma kernel's
+ * plain pipeline (its fragments double-buffered or not), real float64, whole C.
+ */
+export function triangularTakes(params: GemmParams): params is MmaGemmParams {
+  return params.variant === 'mma' && params.complex === undefined && params.triangle === undefined && params.bm % params.bk === 0;
+}
+
+/** The plan's parameters with op(A) triangular: the mma kernel without tile groups or double-buffered fragments. */
+function triangularParams(problem: GemmProblem, planned: GemmParams, tri: TriangularOperand): MmaGemmParams {
+  if (problem.m !== problem.k) throw new MyriadError('INVALID_ARGUMENT', `a triangular op(A) needs m = k, got ${problem.m} x ${problem.k}`, 'a');
+  if (!problem.betaZero) throw new MyriadError('INVALID_ARGUMENT', 'a triangular op(A) overwrites C in place: beta must be 0', 'beta');
+  if (problem.dtype !== MMA_DTYPE || problem.complex !== undefined)
+    throw new MyriadError('UNSUPPORTED', `a triangular op(A) runs on the mma kernel: real float64, got ${problem.dtype}${problem.complex === undefined ? '' : ' (complex)'}`, 'a');
+  if (!triangularTakes(planned))
+    throw new MyriadError('UNSUPPORTED', `a triangular op(A) runs on the mma kernel (real float64), not the ${planned.variant} kernel`, 'a');
+  let variants = triangularVariants.get(planned);
+  if (variants === undefined) triangularVariants.set(planned, (variants = new Map()));
+  const key = `${tri.lower ? 'l' : 'u'}${tri.unit ? 'u' : 'n'}`;
+  let params = variants.get(key);
+  if (params === undefined) {
+    const { tileGroup: _tileGroup, doubleBuffer: _doubleBuffer, ...plain } = planned;
+    variants.set(key, (params = { ...plain, triangularA: tri }));
+  }
+  return params;
 }
 
 /** Strided batches pass through; list batches become a pointer array (offsets folded in). */

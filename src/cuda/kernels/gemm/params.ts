@@ -77,6 +77,18 @@ export interface TiledGemmParams extends GemmCommon, TiledConfig {
  */
 export interface MmaGemmParams extends GemmCommon, MmaConfig {
   readonly variant: 'mma';
+  /**
+   * op(A) is triangular and C is B, overwritten in place: trmm side left (B := alpha op(A) B) as
+   * one launch (generate-mma.ts triangularFrame). A block owns a column panel of B and walks its row
+   * tiles in the order that reads no row it has already written; beta is 0. Absent: a plain product.
+   */
+  readonly triangularA?: TriangularOperand;
+}
+
+/** The triangle of op(A) (lower: op(A)(i, p) = 0 for p > i) and whether its diagonal is taken as ones. */
+export interface TriangularOperand {
+  readonly lower: boolean;
+  readonly unit: boolean;
 }
 
 /**

@@ -101,6 +101,12 @@ function triangularGroup(
   const plan = opts.tuning === undefined && opts.force === undefined
     ? plannedOnce(dev, `${op}/${r.side}${r.uplo}${r.transA}${r.diag}/${dtype}/${g.m},${g.n},${g.count}/${kind}`, planNow)
     : planNow();
+  if (plan.mma === true) {
+    // One launch: B := alpha op(A) B in place on the tensor cores (the gemm family's triangular op(A)).
+    const lower = (r.uplo === 'lower') !== (r.transA === 'T');
+    gemmCuda(dev, { transA: r.transA, transB: 'N', alpha: r.alpha, beta: 0, a: g.a, b: g.b, c: g.b }, { triangularA: { lower, unit: r.diag === 'unit' } });
+    return;
+  }
   if (plan.inverted !== undefined) {
     if (inverted === undefined) throw new Error(`unreachable: ${op} planned by inverted blocks without their launcher`);
     inverted(dev, plan, plan.inverted, r, g);

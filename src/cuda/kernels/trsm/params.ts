@@ -148,6 +148,12 @@ export interface TrsmPlan {
   readonly productLeaf?: true;
   /** trmm, side left: present where the leaves run the pipelined kernel (generate-pipelined.ts), with its stages; `shapes` is then empty. */
   readonly pipelined?: { readonly stages: number };
+  /**
+   * trmm, side left, float64: true where the whole product is one launch of the gemm family's
+   * tensor-core kernel with a triangular op(A), in place (GemmCudaOptions.triangularA); `steps` and
+   * `shapes` are then empty.
+   */
+  readonly mma?: true;
 }
 
 /** trmm's leaf kernels (TrsmForce.trmmLeaf). */
@@ -174,6 +180,8 @@ export interface TrsmForce {
   readonly pipelinedStages?: number;
   /** Side left with few right-hand sides: the flag-chained substitution (true, where it applies) or never (false), whatever m. */
   readonly chain?: boolean;
+  /** trmm: the whole product on the tensor cores in one launch (true, where it applies: side left, float64) or never (false). */
+  readonly trmmMma?: boolean;
 }
 
 /**

@@ -208,9 +208,38 @@ export function chainRhs(problem: Omit<TrsmProblem, 'sharedLimit' | 'kind'>, tun
   return problem.count * Math.ceil(problem.n / rhs) <= CHAIN_GRID_Y ? rhs : 0;
 }
 
+/**
+ * Whether trmm runs as one launch of the tensor-core product with a triangular op(A)
+ * (TrsmPlan.mma): side left, float64, forced (`trmmMma`) or by default where the triangle's order
+ * is at least TRMM_MMA_FROM and the launch has at least TRMM_MMA_BLOCKS column panels (a block
+ * walks one panel's row tiles in turn, so few panels leave SMs idle: one large triangle keeps the recursion).
+ */
+export function trmmMmaTakes(problem: Pick<TrsmProblem, 'op' | 'side' | 'dtype' | 'm' | 'n' | 'count'>, force: TrsmForce = {}): boolean {
+  if (problem.op !== 'trmm' || problem.side !== 'left' || problem.dtype !== 'float64' || force.trmmMma === false) return false;
+  if (force.trmmMma === true) return true;
+  const otherForced = Object.entries(force).some(([key, value]) => key !== 'trmmMma' && value !== undefined);
+  return !otherForced && problem.m >= TRMM_MMA_FROM && problem.count * Math.ceil(problem.n / 64) >= TRMM_MMA_BLOCKS;
+}
+
+/**
+ * The smallest triangle trmm takes the tensor-core product for by default (trmmMmaTakes). Measured
+ * on an NVIDIA H200, 2026-11-30 (`MYRIAD_QUICK_FIRST=0 node scripts/probe/trmm-mma.mjs`: left, lower,
+ * 'N', B square, the bench's counts, median of 7), ms against the default route of the time (the
+ * recursion and its leaves): 32 0.498 / 0.686, 48 0.628 / 1.357, 64 0.470 / 1.104, 128 0.497 /
+ * 1.392, 256 0.746 / 1.952, 512 1.244 / 2.603 (cuBLAS's full dense product 0.432-1.323).
+ */
+export const TRMM_MMA_FROM = 32;
+/**
+ * The fewest column panels of 64 (over the batch) for which trmm takes it by default: a block walks
+ * one panel's row tiles in turn, so one large triangle would leave most SMs idle. Measured at 1,024
+ * and more (the probe's counts); below, the recursion stays (not timed against it).
+ */
+export const TRMM_MMA_BLOCKS = 1024;
+
 export function planTrsm(problem: TrsmProblem, tuning: TrsmTuning, options: { readonly force?: TrsmForce } = {}): TrsmPlan {
   const { op, dtype, side, uplo, transA, diag, kind } = problem;
   const force = options.force ?? {};
+  if (trmmMmaTakes(problem, force)) return { leaf: { op, dtype, side, uplo, transA, diag, kind }, steps: [], shapes: new Map(), mma: true };
   const left = side === 'left';
   const t = left ? problem.m : problem.n;
   const nvec = left ? problem.n : problem.m;

@@ -1,0 +1,158 @@
+/**
+ * trmm side left as one launch of the tensor-core product with a triangular op(A) (generate-mma.ts
+ * triangularFrame, trsm plan `mma`), on a real GPU (skipped where none is usable), against the CPU
+ * reference (src/cpu/trmm.ts): float64, every side-left variant at orders 32, 33 and 100 and a
+ * quarter of them at 1, 7, 64, 128, 200, 257 and 512 (the plan's three tile shapes, ragged last row
+ * tiles, triangles of one tile and of eight); square B to 128, thin and ragged above (3 and 70
+ * vectors); alpha 1, -2.5 and 0; odd ld, stride and offset; NaN in A's other triangle, on the unit
+ * diagonal and all around B's matrices (checked bit for bit); stride-0 A; list batches (pointer
+ * arrays, B's matrices in reverse order, A broadcast); every tile shape of the mma kernel forced
+ * through the gemm family's face, both transposes of A (the k-contiguous stage's swizzle with BK 16
+ * and 32, none with BK 8).
+ */
+import { test } from 'node:test';
+
+import { list, strided, type Batch } from '../../src/core/batch.js';
+import type { FloatArray } from '../../src/core/dtype.js';
+import { cpuTrmm } from '../../src/cpu/trmm.js';
+import { gemmCuda, type MmaGemmParams } from '../../src/cuda/kernels/gemm/index.js';
+import { trmmCuda, type TrsmOptions } from '../../src/cuda/kernels/trsm/index.js';
+import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/index.js';
+import { gpu, gpuSkipReason } from '../helpers/gpu.js';
+import { Rng } from '../helpers/random.js';
+import {
+  TRSM_VARIANTS, caseName, compareOutput, fillTriangle, inStrided, layoutLength, oddLayout, randomBuffer, trsmTolerance, type Layout, type TrsmCase,
+} from '../helpers/trsm-data.js';
+
+const skip = gpuSkipReason();
+const ORDERS = [1, 7, 32, 33, 64, 100, 128, 200, 257, 512];
+const LEFT = TRSM_VARIANTS.filter((c) => c.side === 'left');
+const MMA: TrsmOptions = { force: { trmmMma: true } };
+
+function poisonOutside(buf: FloatArray, l: Layout): void {
+  const inside = inStrided(l);
+  for (let e = 0; e < buf.length; e++) if (!inside(e)) buf[e] = NaN;
+}
+
+/** An aligned layout (even ld, stride and offset: the kernel's 16-byte copies), or with a stride-0 A. */
+function evenLayout(rows: number, cols: number, count: number, broadcast = false): Layout {
+  const ld = rows + (rows % 2) + 2;
+  return { rows, cols, count, ld, stride: broadcast ? 0 : ld * cols + 4, offset: 2 };
+}
+
+/** Matrices for about 2^17 elements of B a case, 1 ... 64. */
+const countFor = (m: number, n: number): number => Math.max(1, Math.min(64, Math.floor(131_072 / (m * n))));
+
+/** Runs `run` (trmm on device batches) against the CPU reference on fresh strided data; B's and A's poison checked bit for bit. */
+function checkStrided(
+  dev: GpuDevice, rng: Rng, c: TrsmCase, m: number, n: number, alpha: number,
+  run: (a: Batch<DeviceArray>, b: Batch<DeviceArray>) => void, what: string, over: { count?: number; broadcast?: boolean; aligned?: boolean } = {},
+): void {
+  const count = over.count ?? countFor(m, n);
+  const broadcast = over.broadcast ?? false;
+  const layout = over.aligned === true ? evenLayout : oddLayout;
+  const la = layout(m, m, count, broadcast), lb = layout(m, n, count);
+  const A = randomBuffer(rng, 'float64', layoutLength(la));
+  for (let i = 0; i < (broadcast ? 1 : count); i++) fillTriangle(rng, A, la.offset + i * la.stride, la.ld, m, c.uplo, c.diag);
+  poisonOutside(A, la);
+  const B = randomBuffer(rng, 'float64', layoutLength(lb));
+  poisonOutside(B, lb);
+  const batch = <S extends FloatArray | DeviceArray>(data: S, l: Layout, rows: number, cols: number): Batch<S> =>
+    strided(data, { rows, cols, count, ld: l.ld, stride: l.stride, offset: l.offset });
+  const want = B.slice();
+  cpuTrmm({ ...c, alpha, a: batch(A, la, m, m), b: batch(want, lb, m, n) });
+  const dA = dev.upload(A), dB = dev.upload(B);
+  try {
+    run(batch(dA, la, m, m), batch(dB, lb, m, n));
+    const name = `${what} ${caseName(c)} m=${m} n=${n} count=${count} alpha=${alpha}${broadcast ? ' stride-0 A' : ''}${over.aligned === true ? ' aligned' : ' odd ld'}`;
+    compareOutput(dev.download(dB) as FloatArray, want, inStrided(lb), trsmTolerance('float64', m), name);
+    compareOutput(dev.download(dA) as FloatArray, A, () => false, 0, `${name}: A`);
+  } finally {
+    dA.dispose();
+    dB.dispose();
+  }
+}
+
+const trmmMma = (dev: GpuDevice, c: TrsmCase, alpha: number) => (a: Batch<DeviceArray>, b: Batch<DeviceArray>): void =>
+  trmmCuda(dev, { ...c, alpha, a, b }, MMA);
+
+test('trmm on the tensor cores, float64: side-left variants, orders 1 ... 512, square and thin B, odd ld, poison around B', { skip, timeout: 300_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(1501);
+  for (const [vi, c] of LEFT.entries()) for (const t of ORDERS) {
+    if (t !== 32 && t !== 33 && t !== 100 && (t + vi) % 4 !== 0) continue;
+    const alpha = (t + vi) % 2 === 0 ? 1 : -2.5;
+    for (const w of t <= 128 ? [t] : [3, 70]) checkStrided(dev, rng, c, t, w, alpha, trmmMma(dev, c, alpha), 'trmm mma', { broadcast: t % 7 === 2 || t === 7, aligned: (t + vi + w) % 3 !== 0 });
+  }
+});
+
+test('trmm on the tensor cores: alpha 0, one vector, many matrices, and the default route', { skip, timeout: 300_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(1502);
+  for (const c of LEFT) {
+    checkStrided(dev, rng, c, 64, 64, 0, trmmMma(dev, c, 0), 'trmm mma', { aligned: true });
+    checkStrided(dev, rng, c, 65, 1, -2.5, trmmMma(dev, c, -2.5), 'trmm mma');
+    checkStrided(dev, rng, c, 64, 2, -2.5, trmmMma(dev, c, -2.5), 'trmm mma', { aligned: true });
+  }
+  checkStrided(dev, rng, LEFT[1]!, 96, 96, -2.5, trmmMma(dev, LEFT[1]!, -2.5), 'trmm mma', { count: 3000, aligned: true });
+  checkStrided(dev, rng, LEFT[6]!, 256, 256, 1, trmmMma(dev, LEFT[6]!, 1), 'trmm mma', { count: 200, aligned: true });
+  for (const t of [64, 128, 256]) checkStrided(dev, rng, LEFT[2]!, t, t, -2.5, (a, b) => trmmCuda(dev, { ...LEFT[2]!, alpha: -2.5, a, b }), 'trmm default', { count: Math.ceil(2_000_000 / (t * t)), aligned: true });
+});
+
+test('trmm on the tensor cores: list batches in reverse order with A broadcast', { skip, timeout: 300_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(1503);
+  for (const [vi, c] of LEFT.entries()) for (const [t, w] of [[32, 32], [33, 45], [100, 7], [160, 130]] as const) {
+    if (t >= 100 && vi % 4 !== 0) continue;
+    const count = 5;
+    const layout = t === 160 ? evenLayout : oddLayout;
+    const la = layout(t, t, count), lb = layout(t, w, count);
+    const A = randomBuffer(rng, 'float64', layoutLength(la));
+    fillTriangle(rng, A, la.offset, la.ld, t, c.uplo, c.diag);
+    poisonOutside(A, la);
+    const B = randomBuffer(rng, 'float64', layoutLength(lb));
+    poisonOutside(B, lb);
+    const batches = <S extends FloatArray | DeviceArray>(a: S, b: S) => ({
+      a: list(Array.from({ length: count }, () => ({ data: a, offset: la.offset })), { rows: t, ld: la.ld }),
+      b: list(Array.from({ length: count }, (_, i) => ({ data: b, offset: lb.offset + (count - 1 - i) * lb.stride })), { rows: t, cols: w, ld: lb.ld }),
+    });
+    const want = B.slice();
+    cpuTrmm({ ...c, alpha: -2.5, ...batches(A, want) });
+    const dA = dev.upload(A), dB = dev.upload(B);
+    try {
+      trmmCuda(dev, { ...c, alpha: -2.5, ...batches(dA, dB) }, MMA);
+      compareOutput(dev.download(dB) as FloatArray, want, inStrided(lb), trsmTolerance('float64', t), `trmm mma ${caseName(c)} list t=${t} w=${w}`);
+    } finally {
+      dA.dispose();
+      dB.dispose();
+    }
+  }
+});
+
+/** The mma kernel's tile shapes, every one forced through the gemm family's face with a triangular op(A). */
+const SHAPES: readonly Pick<MmaGemmParams, 'bm' | 'bn' | 'bk' | 'wm' | 'wn' | 'stages'>[] = [
+  { bm: 32, bn: 32, bk: 16, wm: 2, wn: 2, stages: 3 },
+  { bm: 32, bn: 32, bk: 32, wm: 2, wn: 2, stages: 2 },
+  { bm: 64, bn: 64, bk: 16, wm: 4, wn: 2, stages: 3 },
+  { bm: 64, bn: 64, bk: 8, wm: 2, wn: 2, stages: 4 },
+  { bm: 64, bn: 64, bk: 8, wm: 2, wn: 2, stages: 1 },
+  { bm: 128, bn: 128, bk: 16, wm: 2, wn: 4, stages: 3 },
+];
+
+test('trmm on the tensor cores: every tile shape forced, both transposes, both triangles, unit and not', { skip, timeout: 300_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(1504);
+  const strided1 = { kind: 'strided' as const, dense: false };
+  for (const [si, shape] of SHAPES.entries()) for (const [vi, c] of LEFT.entries()) {
+    if ((si + vi) % 2 !== 0) continue;
+    const lower = (c.uplo === 'lower') !== (c.transA === 'T');
+    const params: MmaGemmParams = {
+      variant: 'mma', dtype: 'float64', transA: c.transA, transB: 'N', betaZero: true, layouts: { a: strided1, b: strided1, c: strided1 }, ...shape,
+    };
+    for (const [t, w, aligned] of [[shape.bm + 5, 2 * shape.bn + 3, false], [3 * shape.bm, shape.bn - 1, true], [2 * shape.bm, 2 * shape.bn, true]] as const) {
+      checkStrided(dev, rng, c, t, w, -2.5, (a, b) => gemmCuda(dev, { transA: c.transA, transB: 'N', alpha: -2.5, beta: 0, a, b, c: b }, {
+        variant: params, triangularA: { lower, unit: c.diag === 'unit' },
+      }), `gemm triangular ${shape.bm}x${shape.bn}x${shape.bk} s${shape.stages}`, { count: 7, aligned });
+    }
+  }
+});
