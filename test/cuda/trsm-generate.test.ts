@@ -17,8 +17,8 @@ import { cpuTrmm } from '../../src/cpu/trmm.js';
 import { cpuTrsm } from '../../src/cpu/trsm.js';
 import { splitPoint } from '../../src/cuda/kernels/common/split.js';
 import {
-  chainRhs, leafChunk, leafMapping, leafOffsets, leafShape, planTrsm, recursionSteps, solvesForward, trsmChainSource, trsmLeafSource, trsmZeroSource, updateRequest,
-  type TriangularOp, type TrsmVariant,
+  chainRhs, leafChunk, leafMapping, leafOffsets, leafShape, planTrsm, recursionSteps, solvesForward, trmmMmaTakes, trsmChainSource, trsmLeafSource, trsmZeroSource, updateRequest,
+  type TriangularOp, type TrsmProblem, type TrsmVariant,
 } from '../../src/cuda/kernels/trsm/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import { defaultTrsmTuning } from '../../src/cuda/model/tuning/trsm-default.js';
@@ -107,6 +107,30 @@ test('trsm leaf shapes fit the block and the shared memory; the plan covers ever
   assert.equal(planTrsm({ op: 'trmm', dtype: 'float32', side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', m: 40, n: 3, count: 5, kind: 'pointer', sharedLimit: LIMIT }, tuning, { force: { leafMax: 8 } })
     .steps.filter((x) => x.kind === 'leaf').length, 5);
   assert.throws(() => leafShape('float64', 512, 1, 1, 64, tuning, 48 * 1024), /does not fit/);
+});
+
+test('trmm side left, float64, on the tensor cores: where the sm_90 table takes it, and its tiles', () => {
+  const sm90 = tuningFor('sm_90', 'trsm');
+  const base: Omit<TrsmProblem, 'm' | 'n' | 'count'> = { op: 'trmm', dtype: 'float64', side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', kind: 'strided', sharedLimit: LIMIT };
+  const takes = (over: Partial<typeof base> & { m: number; n: number; count: number }, force = {}): boolean => trmmMmaTakes({ ...base, ...over }, sm90, force);
+  assert.ok(takes({ m: 32, n: 32, count: 65536 }) && takes({ m: 512, n: 512, count: 256 }) && takes({ m: 64, n: 64, count: 1024 }));
+  assert.ok(!takes({ m: 31, n: 31, count: 65536 }), 'below the table\'s order');
+  assert.ok(!takes({ m: 4096, n: 4096, count: 1 }), 'one large triangle: 64 panels');
+  assert.ok(!takes({ m: 64, n: 64, count: 1023 }), 'fewer panels than the table asks');
+  assert.ok(!takes({ m: 64, n: 64, count: 4096, side: 'right' }) && !takes({ m: 64, n: 64, count: 4096, dtype: 'float32' }));
+  assert.ok(!takes({ m: 64, n: 64, count: 4096 }, { trmmMma: false }) && !takes({ m: 64, n: 64, count: 4096 }, { leafMax: 16 }));
+  assert.ok(takes({ m: 7, n: 3, count: 1 }, { trmmMma: true }));
+  assert.ok(!trmmMmaTakes({ ...base, m: 64, n: 64, count: 4096 }, defaultTrsmTuning), 'no table: only where forced');
+  // The table's tiles by order, with the problem's operand form; trsm never takes it.
+  const tiles = (m: number, transA: 'N' | 'T', kind: 'strided' | 'pointer' = 'strided') => planTrsm({ ...base, transA, kind, m, n: m, count: 1 << 20 }, sm90).mma?.params;
+  assert.deepEqual([32, 33, 96, 97, 512].map((m) => { const p = tiles(m, 'N')!; return `${p.bm}x${p.bn}x${p.bk}s${p.stages}`; }),
+    ['32x32x16s3', '32x64x16s3', '32x64x16s3', '64x64x16s4', '64x64x16s4']);
+  const t = tiles(128, 'T', 'pointer')!;
+  assert.ok(t.transA === 'T' && t.betaZero && t.layouts.a.kind === 'pointer' && t.layouts.c.kind === 'pointer' && t.doubleBuffer === undefined);
+  const plan = planTrsm({ ...base, m: 128, n: 128, count: 4096 }, sm90);
+  assert.ok(plan.mma !== undefined && plan.steps.length === 0);
+  assert.equal(planTrsm({ ...base, op: 'trsm', m: 128, n: 128, count: 4096 }, sm90).mma, undefined);
+  assert.deepEqual(planTrsm({ ...base, m: 128, n: 128, count: 4096 }, defaultTrsmTuning, { force: { trmmMma: true } }).mma, {});
 });
 
 // ---- The plan on the CPU -------------------------------------------------------------------

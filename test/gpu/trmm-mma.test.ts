@@ -4,8 +4,9 @@
  * reference (src/cpu/trmm.ts): float64, every side-left variant at orders 32, 33 and 100 and a
  * quarter of them at 1, 7, 64, 128, 200, 257 and 512 (the plan's three tile shapes, ragged last row
  * tiles, triangles of one tile and of eight); square B to 128, thin and ragged above (3 and 70
- * vectors); alpha 1, -2.5 and 0; odd ld, stride and offset; NaN in A's other triangle, on the unit
- * diagonal and all around B's matrices (checked bit for bit); stride-0 A; list batches (pointer
+ * vectors); alpha 1, -2.5 and 0; odd and even ld, stride and offset; NaN in A's other triangle, on the unit
+ * diagonal and all around B's matrices (checked bit for bit); infinities and NaN in B (where they
+ * spread: exactly the reference's elements); stride-0 A; list batches (pointer
  * arrays, B's matrices in reverse order, A broadcast); every tile shape of the mma kernel forced
  * through the gemm family's face, both transposes of A (the k-contiguous stage's swizzle with BK 16
  * and 32, none with BK 8).
@@ -46,7 +47,7 @@ const countFor = (m: number, n: number): number => Math.max(1, Math.min(64, Math
 /** Runs `run` (trmm on device batches) against the CPU reference on fresh strided data; B's and A's poison checked bit for bit. */
 function checkStrided(
   dev: GpuDevice, rng: Rng, c: TrsmCase, m: number, n: number, alpha: number,
-  run: (a: Batch<DeviceArray>, b: Batch<DeviceArray>) => void, what: string, over: { count?: number; broadcast?: boolean; aligned?: boolean } = {},
+  run: (a: Batch<DeviceArray>, b: Batch<DeviceArray>) => void, what: string, over: { count?: number; broadcast?: boolean; aligned?: boolean; special?: boolean } = {},
 ): void {
   const count = over.count ?? countFor(m, n);
   const broadcast = over.broadcast ?? false;
@@ -57,6 +58,13 @@ function checkStrided(
   poisonOutside(A, la);
   const B = randomBuffer(rng, 'float64', layoutLength(lb));
   poisonOutside(B, lb);
+  // Non-finite elements of B, one a column: +inf, -inf and NaN in the first and last matrices, in
+  // the diagonal blocks of different row tiles (they must reach only the rows the reference's loops reach).
+  if (over.special === true) for (const mat of [0, count - 1]) {
+    [[Math.floor(m / 3), 0, Infinity], [m - 1, 1, -Infinity], [0, 2, NaN], [Math.floor(m / 2), 3, Infinity]].forEach(([p, j, v]) => {
+      if (j! < n) B[lb.offset + mat * lb.stride + p! + j! * lb.ld] = v!;
+    });
+  }
   const batch = <S extends FloatArray | DeviceArray>(data: S, l: Layout, rows: number, cols: number): Batch<S> =>
     strided(data, { rows, cols, count, ld: l.ld, stride: l.stride, offset: l.offset });
   const want = B.slice();
@@ -64,7 +72,7 @@ function checkStrided(
   const dA = dev.upload(A), dB = dev.upload(B);
   try {
     run(batch(dA, la, m, m), batch(dB, lb, m, n));
-    const name = `${what} ${caseName(c)} m=${m} n=${n} count=${count} alpha=${alpha}${broadcast ? ' stride-0 A' : ''}${over.aligned === true ? ' aligned' : ' odd ld'}`;
+    const name = `${what} ${caseName(c)} m=${m} n=${n} count=${count} alpha=${alpha}${broadcast ? ' stride-0 A' : ''}${over.aligned === true ? ' aligned' : ' odd ld'}${over.special === true ? ' inf and NaN in B' : ''}`;
     compareOutput(dev.download(dB) as FloatArray, want, inStrided(lb), trsmTolerance('float64', m), name);
     compareOutput(dev.download(dA) as FloatArray, A, () => false, 0, `${name}: A`);
   } finally {
@@ -93,6 +101,9 @@ test('trmm on the tensor cores: alpha 0, one vector, many matrices, and the defa
     checkStrided(dev, rng, c, 64, 64, 0, trmmMma(dev, c, 0), 'trmm mma', { aligned: true });
     checkStrided(dev, rng, c, 65, 1, -2.5, trmmMma(dev, c, -2.5), 'trmm mma');
     checkStrided(dev, rng, c, 64, 2, -2.5, trmmMma(dev, c, -2.5), 'trmm mma', { aligned: true });
+    for (const [t, w] of [[33, 5], [64, 4], [130, 70], [200, 6]] as const) {
+      checkStrided(dev, rng, c, t, w, -2.5, trmmMma(dev, c, -2.5), 'trmm mma', { aligned: t !== 33, special: true, count: 9 });
+    }
   }
   checkStrided(dev, rng, LEFT[1]!, 96, 96, -2.5, trmmMma(dev, LEFT[1]!, -2.5), 'trmm mma', { count: 3000, aligned: true });
   checkStrided(dev, rng, LEFT[6]!, 256, 256, 1, trmmMma(dev, LEFT[6]!, 1), 'trmm mma', { count: 200, aligned: true });

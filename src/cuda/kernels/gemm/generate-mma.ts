@@ -84,7 +84,9 @@ export const MMA_DTYPE: DType = 'float64';
 
 export function mmaGemmShape(p: MmaGemmParams): GemmKernelShape {
   const l = sharedLayout(p);
-  return { threads: 32 * p.wm * p.wn, sharedBytes: p.stages * (l.sizeA + l.sizeB) * 8 };
+  // A triangular op(A) adds a byte an element of C's tile: the non-finite elements of B's diagonal block (triangularFrame).
+  const special = p.triangularA === undefined ? 0 : Math.ceil((p.bm * p.bn) / 16) * 16;
+  return { threads: 32 * p.wm * p.wn, sharedBytes: p.stages * (l.sizeA + l.sizeB) * 8 + special };
 }
 
 function mmaGemmEntry(p: MmaGemmParams): string {
@@ -121,6 +123,7 @@ function validateMmaParams(p: MmaGemmParams): void {
     if (!p.betaZero) bad('a triangular op(A) overwrites B in place: beta = 0');
     if (p.doubleBuffer === true) bad('a triangular op(A) runs the plain pipeline (no doubleBuffer)');
     if (p.bm % p.bk !== 0) bad('a triangular op(A) needs bk to divide bm (k-steps end at the tile\'s diagonal)');
+    if (p.transB !== 'N') bad('a triangular op(A) multiplies B as stored (transB N)');
   }
 }
 
@@ -276,8 +279,13 @@ export function generateMmaGemm(p: MmaGemmParams): KernelSource {
  * row of B an earlier tile wrote. Lower op(A): row i of the product needs rows p <= i of B, so the
  * last tile first, k over [0, i0 + BM); upper: the first tile first, k over [i0, k). Each tile's k
  * range starts and ends on a multiple of BK (BK divides BM), so no k-step reads a row of B past the
- * range, and the stages that cross the diagonal have op(A)'s other triangle zeroed in shared memory
- * (maskTriangle): A's memory there is never used. B and C alias: no __restrict__ on them.
+ * range, and the stages that cross the diagonal (B's rows of the tile's own diagonal block) have
+ * op(A)'s other triangle zeroed in shared memory (maskTriangle): A's memory there is never used.
+ * A zero times an infinite or NaN element of B would spread it to rows the reference's loops never
+ * reach, so those stages also move B's non-finite elements out of the product (zeros in the stage,
+ * their kind in `special`, a byte an element of the tile) and the tile's close adds their exact
+ * terms, op(A)(i, p) B(p, j) for the p the triangle holds, to the elements just written. B and C
+ * alias: no __restrict__ on them.
  */
 function triangularFrame(p: MmaGemmParams, tri: TriangularOperand): KernelFrame {
   const l = p.layouts;
@@ -297,8 +305,30 @@ function triangularFrame(p: MmaGemmParams, tri: TriangularOperand): KernelFrame 
   const int tilesM = (m + BM - 1) / BM;
   for (int tile = 0; tile < tilesM; ++tile) {
   const int i0 = (${tri.lower ? 'tilesM - 1 - tile' : 'tile'}) * BM;
-  const int kFirst = ${tri.lower ? '0' : 'i0'}, kEnd = ${tri.lower ? 'min(k, i0 + BM)' : 'k'};`,
+  const int kFirst = ${tri.lower ? '0' : 'i0'}, kEnd = ${tri.lower ? 'min(k, i0 + BM)' : 'k'};
+  bool special = false;                     // a non-finite element of B in the diagonal block (block-uniform)`,
     close: `
+  if (special) {
+    __syncthreads();                          // the tile's elements are written
+    // Their terms with the non-finite elements of B: op(A)(i, p) B(p, j) for ${tri.lower ? 'i0 <= p <= i' : 'i <= p < i0 + BM'}, as the reference's loops add them.
+    const real inf = __longlong_as_double(0x7ff0000000000000LL);
+    for (int e = t; e < BM * BN; e += THREADS) {
+      const int il = e % BM, jl = e / BM, i = i0 + il, j = j0 + jl;
+      if (i >= m || j >= n) continue;
+      real extra = 0;
+      bool any = false;
+      for (int pl = ${tri.lower ? '0' : 'il'}; pl ${tri.lower ? '<= il' : '< BM'}; ++pl) {
+        const unsigned char kind = specialKinds[pl * BN + jl];
+        if (kind == 0) continue;
+        const int p = i0 + pl;
+        const real v = kind == 1 ? inf : kind == 2 ? -inf : inf - inf;
+        const real aip = ${tri.unit ? 'p == i ? (real)1 : ' : ''}a[${p.transA === 'N' ? 'i + (long long)p * ldA' : 'p + (long long)i * ldA'}];
+        extra += aip * v;
+        any = true;
+      }
+      if (any) c[i + (long long)j * ldC] += alpha * extra;
+    }
+  }
   __syncthreads();                          // the shared buffers are free for the next tile's copies
   }`,
   };
@@ -312,15 +342,40 @@ function triangularFrame(p: MmaGemmParams, tri: TriangularOperand): KernelFrame 
 function maskTriangle(tri: TriangularOperand, aMajor: 'm' | 'k'): string {
   // Element (row il, k index pl) of the stage: along m (A), or along k with the pair swizzle (A^T; copyOf).
   const slot = aMajor === 'm' ? 'pl * LDSA + il' : 'il * BK + 2 * ((pl >> 1) ^ SWZ(il)) + (pl & 1)';
-  return `  // op(A) is ${tri.lower ? 'lower' : 'upper'} triangular${tri.unit ? ' with a unit diagonal' : ''}: in a stage that crosses the diagonal, its other triangle${tri.unit ? ' and diagonal' : ''}
-  // come from memory the product must not read (NaN there stays out): zero (and one) in shared memory.
-  auto maskTriangle = [&](real* tA, int p0) {
+  // B's stage (stored along k, swizzled as copyOf does): element (k index pl, column jl).
+  const slotB = 'jl * BK + 2 * ((pl >> 1) ^ SWZ(jl)) + (pl & 1)';
+  return `  // op(A) is ${tri.lower ? 'lower' : 'upper'} triangular${tri.unit ? ' with a unit diagonal' : ''}. In a stage that crosses the diagonal (rows i0 ... i0 + BM - 1 of B):
+  // - op(A)'s other triangle${tri.unit ? ' and diagonal' : ''} come from memory the product must not read (NaN there stays out): zeros${tri.unit ? ' (ones)' : ''} in shared memory;
+  // - B's non-finite elements leave the product (a zero of that triangle would make them NaN in rows the
+  //   reference never reaches): zeros in the stage, their kind in specialKinds (1 +inf, 2 -inf, 3 NaN) for the close.
+  unsigned char* specialKinds = reinterpret_cast<unsigned char*>(sB + STAGES * SIZEB);   // BM x BN, by (p - i0, j - j0)
+  auto maskTriangle = [&](real* tA, real* tB, int p0) {
     if (!(${tri.lower ? 'p0 + BK > i0' : 'p0 < i0 + BM'})) return;
     for (int e = t; e < BM * BK; e += THREADS) {
       const int il = e % BM, pl = e / BM;
       const int i = i0 + il, p = p0 + pl;
       if (${tri.lower ? 'p > i' : 'p < i'}) tA[${slot}] = 0;${tri.unit ? `
       else if (p == i) tA[${slot}] = 1;` : ''}
+    }
+    int found = 0;
+    for (int e = t; e < BN * BK; e += THREADS) {
+      const int pl = e % BK, jl = e / BK;
+      found |= !isfinite(tB[${slotB}]);
+    }
+    if (__syncthreads_or(found)) {
+      if (!special) {                         // the tile's first: clear the kinds
+        for (int e = t; e < BM * BN; e += THREADS) specialKinds[e] = 0;
+        __syncthreads();
+        special = true;
+      }
+      for (int e = t; e < BN * BK; e += THREADS) {
+        const int pl = e % BK, jl = e / BK;
+        const real v = tB[${slotB}];
+        if (!isfinite(v)) {
+          specialKinds[(p0 + pl - i0) * BN + jl] = isnan(v) ? 3 : v > 0 ? 1 : 2;
+          tB[${slotB}] = 0;
+        }
+      }
     }
     __syncthreads();
   };`;
@@ -390,7 +445,7 @@ ${mmaCall('')}
 `;
   // A triangular op(A): each tile's k range (the frame's kFirst, kEnd) and the mask of stages that cross the diagonal.
   const range: KRange | undefined = p.triangularA === undefined ? undefined
-    : { first: 'kFirst', end: 'kEnd', mask: (buffer, p0) => `    maskTriangle(sA + ${buffer} * SIZEA, ${p0});\n` };
+    : { first: 'kFirst', end: 'kEnd', mask: (buffer, p0) => `    maskTriangle(sA + ${buffer} * SIZEA, sB + ${buffer} * SIZEB, ${p0});\n` };
   const mainLoop = p.doubleBuffer === true
     ? doubleBuffered({ slices: p.bk / (8 * chunks), sliceK: 8 * chunks, chunks, loadSlice, mmaCall })
     : p.stages === 1 ? singleBuffer(multiply, range) : pipelined(multiply, range);

@@ -6,6 +6,7 @@ import type { DType } from '../../../core/dtype.js';
 import type { Diag, Side, Uplo } from '../../../core/enums.js';
 import type { Op } from '../../../core/ops.js';
 import type { OperandKind } from '../common/batch-pointer.js';
+import type { MmaGemmParams } from '../gemm/index.js';
 
 /** What the family computes: trsm (B := alpha op(A)^-1 B, ...) or trmm (B := alpha op(A) B, ...). */
 export type TriangularOp = 'trsm' | 'trmm';
@@ -149,11 +150,11 @@ export interface TrsmPlan {
   /** trmm, side left: present where the leaves run the pipelined kernel (generate-pipelined.ts), with its stages; `shapes` is then empty. */
   readonly pipelined?: { readonly stages: number };
   /**
-   * trmm, side left, float64: true where the whole product is one launch of the gemm family's
-   * tensor-core kernel with a triangular op(A), in place (GemmCudaOptions.triangularA); `steps` and
-   * `shapes` are then empty.
+   * trmm, side left, float64: present where the whole product is one launch of the gemm family's
+   * tensor-core kernel with a triangular op(A), in place (GemmCudaOptions.triangularA), with the
+   * kernel's parameters from the table (absent: the gemm planner's); `steps` and `shapes` are then empty.
    */
-  readonly mma?: true;
+  readonly mma?: { readonly params?: MmaGemmParams };
 }
 
 /** trmm's leaf kernels (TrsmForce.trmmLeaf). */

@@ -19,6 +19,7 @@ import { LEAF_MAX_THREADS } from './generate-leaf.js';
 import { PIPELINED_MAX, PIPELINED_STAGES_MAX } from './generate-pipelined.js';
 import { PRODUCT_LEAF_MAX } from './generate-product-leaf.js';
 import { REGISTER_LEAF_LANES, REGISTER_LEAF_MAX, REGISTER_LEAF_WARPS, registerLeafOrder, registerLeafWarpElements } from './generate-register-leaf.js';
+import type { MmaGemmParams } from '../gemm/index.js';
 import type { Span, TriangularOp, TrmmLeaf, TrmmRegisterLeafShape, TrsmForce, TrsmLeafShape, TrsmPlan, TrsmStep, TrsmVariant } from './params.js';
 
 export interface TrsmProblem extends TrsmVariant {
@@ -210,36 +211,39 @@ export function chainRhs(problem: Omit<TrsmProblem, 'sharedLimit' | 'kind'>, tun
 
 /**
  * Whether trmm runs as one launch of the tensor-core product with a triangular op(A)
- * (TrsmPlan.mma): side left, float64, forced (`trmmMma`) or by default where the triangle's order
- * is at least TRMM_MMA_FROM and the launch has at least TRMM_MMA_BLOCKS column panels (a block
- * walks one panel's row tiles in turn, so few panels leave SMs idle: one large triangle keeps the recursion).
+ * (TrsmPlan.mma): side left, float64, forced (`trmmMma`) or by the table's `trmmMma` where the
+ * triangle's order is at least its `from` and the batch has at least its `panels` column panels of
+ * 64 (a block walks one panel's row tiles in turn: one large triangle would leave SMs idle).
  */
-export function trmmMmaTakes(problem: Pick<TrsmProblem, 'op' | 'side' | 'dtype' | 'm' | 'n' | 'count'>, force: TrsmForce = {}): boolean {
-  if (problem.op !== 'trmm' || problem.side !== 'left' || problem.dtype !== 'float64' || force.trmmMma === false) return false;
+export function trmmMmaTakes(problem: Pick<TrsmProblem, 'op' | 'side' | 'dtype' | 'm' | 'n' | 'count'>, tuning: TrsmTuning, force: TrsmForce = {}): boolean {
+  if (problem.op !== 'trmm' || problem.side !== 'left' || !byPrecision(problem.dtype, { double: true, single: false }) || force.trmmMma === false) return false;
   if (force.trmmMma === true) return true;
+  const table = tuning.trmmMma;
   const otherForced = Object.entries(force).some(([key, value]) => key !== 'trmmMma' && value !== undefined);
-  return !otherForced && problem.m >= TRMM_MMA_FROM && problem.count * Math.ceil(problem.n / 64) >= TRMM_MMA_BLOCKS;
+  return table !== undefined && !otherForced && problem.m >= table.from && problem.count * Math.ceil(problem.n / 64) >= table.panels;
 }
 
 /**
- * The smallest triangle trmm takes the tensor-core product for by default (trmmMmaTakes). Measured
- * on an NVIDIA H200, 2026-11-30 (`MYRIAD_QUICK_FIRST=0 node scripts/probe/trmm-mma.mjs`: left, lower,
- * 'N', B square, the bench's counts, median of 7), ms against the default route of the time (the
- * recursion and its leaves): 32 0.498 / 0.686, 48 0.628 / 1.357, 64 0.470 / 1.104, 128 0.497 /
- * 1.392, 256 0.746 / 1.952, 512 1.244 / 2.603 (cuBLAS's full dense product 0.432-1.323).
+ * The tensor-core product's parameters for trmm side left (op(A) of order t): the table's tiles for
+ * the transpose, or (no table: forced on another architecture) the gemm planner's, made there.
  */
-export const TRMM_MMA_FROM = 32;
-/**
- * The fewest column panels of 64 (over the batch) for which trmm takes it by default: a block walks
- * one panel's row tiles in turn, so one large triangle would leave most SMs idle. Measured at 1,024
- * and more (the probe's counts); below, the recursion stays (not timed against it).
- */
-export const TRMM_MMA_BLOCKS = 1024;
+function trmmMmaParams(problem: TrsmProblem, tuning: TrsmTuning): MmaGemmParams | undefined {
+  const band = tuning.trmmMma?.tiles[problem.transA].find((b) => problem.m <= b.maxDim);
+  if (band === undefined) return undefined;
+  const layout = { kind: problem.kind, dense: false };
+  return {
+    variant: 'mma', dtype: 'float64', transA: problem.transA, transB: 'N', betaZero: true,
+    layouts: { a: layout, b: layout, c: layout }, ...band.config,
+  };
+}
 
 export function planTrsm(problem: TrsmProblem, tuning: TrsmTuning, options: { readonly force?: TrsmForce } = {}): TrsmPlan {
   const { op, dtype, side, uplo, transA, diag, kind } = problem;
   const force = options.force ?? {};
-  if (trmmMmaTakes(problem, force)) return { leaf: { op, dtype, side, uplo, transA, diag, kind }, steps: [], shapes: new Map(), mma: true };
+  if (trmmMmaTakes(problem, tuning, force)) {
+    const params = trmmMmaParams(problem, tuning);
+    return { leaf: { op, dtype, side, uplo, transA, diag, kind }, steps: [], shapes: new Map(), mma: params === undefined ? {} : { params } };
+  }
   const left = side === 'left';
   const t = left ? problem.m : problem.n;
   const nvec = left ? problem.n : problem.m;

@@ -13,6 +13,7 @@ import { defaultTsm2Tuning } from './tsm2-default.js';
 import { sm90Tsm2Tuning } from './tsm2-sm_90.js';
 import type { Tsm2Tuning } from './tsm2-types.js';
 import { defaultTrsmTuning } from './trsm-default.js';
+import { sm90TrsmTuning } from './trsm-sm_90.js';
 import type { TrsmTuning } from './trsm-types.js';
 import { defaultLauumTuning, defaultSyrkTuning } from './syrk-default.js';
 import type { LauumTuning, SyrkTuning } from './syrk-types.js';
@@ -35,7 +36,7 @@ export type { ComplexGemmTuning, GemmTuning, GemmTuningOverrides, TiledBand, Til
 export { tmaRouteFor, tmaRoutesFor, type TmaRoute, type TmaRouteTable } from './gemm-tma-routes.js';
 export { rowsMinBlocks, rowsOccupancyFor, type RowsOccupancy, type RowsOccupancyTable } from './syev-rows-occupancy.js';
 export type { RoutingThresholds, Tsm2Tuning, Tsm2rTuning, Tsm2lTuning } from './tsm2-types.js';
-export type { TrsmTuning } from './trsm-types.js';
+export type { TrmmMmaTuning, TrsmTuning } from './trsm-types.js';
 export type { LauumTuning, SyrkTilesBand, SyrkTuning } from './syrk-types.js';
 export type { TrtriTuning } from './trtri-types.js';
 export type { QrTuning } from './qr-types.js';
@@ -76,7 +77,7 @@ const DEFAULTS: FamilyTuning = { gemm: defaultGemmTuning, tsm2: defaultTsm2Tunin
   bidiag: defaultBidiagTuning };
 
 const TABLES: Readonly<Record<string, ArchTuning>> = {
-  sm_90: { gemm: sm90GemmTuning, tsm2: sm90Tsm2Tuning, potrf: sm90PotrfTuning, getrf: sm90GetrfTuning },
+  sm_90: { gemm: sm90GemmTuning, tsm2: sm90Tsm2Tuning, potrf: sm90PotrfTuning, getrf: sm90GetrfTuning, trsm: sm90TrsmTuning },
 };
 const PARENT: Readonly<Record<string, string>> = { sm_90: 'sm_80' };
 

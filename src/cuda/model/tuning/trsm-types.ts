@@ -1,5 +1,6 @@
 /** The batched triangular solve's table (src/cuda/kernels/trsm/). */
 import type { PerDType } from './factor-types.js';
+import type { MmaBand } from './gemm-types.js';
 
 export interface TrsmTuning {
   /** The largest triangle the shared-memory leaf kernel solves; above it the recursion splits. */
@@ -23,4 +24,19 @@ export interface TrsmTuning {
   readonly chainMaxRhs: number;
   /** ... and at most this many elements of B (m x n): beyond, each chain's own tile products outweigh the launches it saves. */
   readonly chainMaxElements: number;
+  /**
+   * trmm side left, float64, as one launch of the tensor-core product with a triangular op(A)
+   * (kernels/trsm/plan.ts trmmMmaTakes): where absent, only where forced.
+   */
+  readonly trmmMma?: TrmmMmaTuning;
+}
+
+/** Where trmm takes the tensor-core product by default, and its tiles. */
+export interface TrmmMmaTuning {
+  /** The smallest triangle (order) that takes it. */
+  readonly from: number;
+  /** The fewest column panels of 64 over the batch (a block walks one panel's row tiles in turn). */
+  readonly panels: number;
+  /** The mma kernel's tiles by the triangle's order (ascending maxDim, the last Infinity), for op(A) = A ('N') and A^T ('T'). */
+  readonly tiles: { readonly N: readonly MmaBand[]; readonly T: readonly MmaBand[] };
 }
