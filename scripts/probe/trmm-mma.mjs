@@ -5,7 +5,7 @@
 // warm-ups; every candidate tile shape forced through the gemm family's face (`plan`: the shape the
 // gemm plan gives the same product). The variants: lower N (the bench's), and with TRANS=T lower T
 // (lauum's). Markdown table on stdout.
-// Usage: MYRIAD_QUICK_FIRST=0 [TRANS=T] node scripts/probe/trmm-mma.mjs [sizes=32,48,64,96,128,192,256,384,512]
+// Usage: MYRIAD_QUICK_FIRST=0 [TRANS=T] [SHAPES=table] node scripts/probe/trmm-mma.mjs [sizes=32,48,64,96,128,192,256,384,512]
 import { open, strided } from '../../dist/src/index.js';
 import { trmmCuda } from '../../dist/src/cuda/kernels/trsm/index.js';
 import { gemmCuda } from '../../dist/src/cuda/kernels/gemm/index.js';
@@ -15,7 +15,7 @@ import { randomMatrices, Random } from '../../dist/src/bench/data.js';
 
 const sizes = (process.argv[2] ?? '32,48,64,96,128,192,256,384,512').split(',').map(Number);
 const transA = process.env.TRANS === 'T' ? 'T' : 'N';
-const SHAPES = [
+const ALL_SHAPES = [
   { bm: 32, bn: 32, bk: 16, wm: 2, wn: 2, stages: 3 },
   { bm: 32, bn: 64, bk: 16, wm: 2, wn: 2, stages: 3 },
   { bm: 64, bn: 32, bk: 16, wm: 2, wn: 2, stages: 3 },
@@ -26,6 +26,8 @@ const SHAPES = [
   { bm: 128, bn: 128, bk: 16, wm: 2, wn: 4, stages: 3 },
 ];
 const tag = (s) => `${s.bm}x${s.bn}x${s.bk} w${s.wm}x${s.wn} s${s.stages}`;
+// SHAPES=table: only the sm_90 table's three (model/tuning/trsm-sm_90.ts).
+const SHAPES = process.env.SHAPES === 'table' ? ALL_SHAPES.filter((s) => ['32x32x16 w2x2 s3', '32x64x16 w2x2 s3', '64x64x16 w2x2 s4'].includes(tag(s))) : ALL_SHAPES;
 const ctx = await open({ backend: 'cuda' });
 const dev = ctx.deviceBackend.device;
 const blas = new Cublas(dev);

@@ -357,10 +357,12 @@ function maskTriangle(tri: TriangularOperand, aMajor: 'm' | 'k'): string {
       if (${tri.lower ? 'p > i' : 'p < i'}) tA[${slot}] = 0;${tri.unit ? `
       else if (p == i) tA[${slot}] = 1;` : ''}
     }
+    // B's stage by 16-byte units (k indices 2u, 2u + 1 of column jl): one barrier for the mask and the scan.
     int found = 0;
-    for (int e = t; e < BN * BK; e += THREADS) {
-      const int pl = e % BK, jl = e / BK;
-      found |= !isfinite(tB[${slotB}]);
+    for (int e = t; e < BN * BK / 2; e += THREADS) {
+      const int u = e % (BK / 2), jl = e / (BK / 2);
+      const double2 v = *reinterpret_cast<const double2*>(&tB[jl * BK + 2 * (u ^ SWZ(jl))]);
+      found |= !(isfinite(v.x) && isfinite(v.y));
     }
     if (__syncthreads_or(found)) {
       if (!special) {                         // the tile's first: clear the kinds
@@ -376,8 +378,8 @@ function maskTriangle(tri: TriangularOperand, aMajor: 'm' | 'k'): string {
           tB[${slotB}] = 0;
         }
       }
+      __syncthreads();
     }
-    __syncthreads();
   };`;
 }
 
