@@ -37,6 +37,16 @@ const groupRoot = resolve(here, '..', '.test-groups');
  */
 const GROUP_SIZE = 34;
 
+/**
+ * V8 flags of the test processes (node --test hands them on to every file's process). `--liftoff-only`:
+ * WebAssembly compiled by the baseline compiler only. The optimizing tier's background compiles of the
+ * fast CPU backend's modules took about 40% of the CPU of the wasm-heavy files on Node 20 (zpotrf-wasm
+ * 6.6 -> 3.9 s, factor 6.1 -> 4.3, potrf-interleaved 7.1 -> 3.9 on a two-core machine), and the suite
+ * checks results, which WebAssembly's semantics make the same in both tiers (relaxed SIMD's fused or
+ * unfused multiply-add may differ: the tests accept both). Benchmarks and users keep both tiers.
+ */
+const TEST_FLAGS: readonly string[] = ['--liftoff-only'];
+
 /** What in a test file's text changes the process for the files after it (the first match's description), or undefined. */
 const OWN_PROCESS: readonly [RegExp, string][] = [
   [/run-tests: own process/, 'asks for its own process'],
@@ -121,7 +131,7 @@ function main(argv: string[]): number {
     return list;
   });
   const runs = isolate ? lists.flat() : plan(lists, (f) => readFileSync(f, 'utf8')).map((files, g) => (files.length === 1 ? files[0]! : writeGroup(`group-${g + 1}`, files)));
-  const run = spawnSync(process.execPath, ['--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...runs.map((f) => relative(process.cwd(), f))], { stdio: 'inherit' });
+  const run = spawnSync(process.execPath, [...TEST_FLAGS, '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...runs.map((f) => relative(process.cwd(), f))], { stdio: 'inherit' });
   return run.status ?? 1;
 }
 
