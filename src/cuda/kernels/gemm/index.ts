@@ -5,7 +5,7 @@ export { generateTiledGemm, tiledGemmShape } from './generate-tiled.js';
 export { generateMmaGemm, mmaGemmShape, MMA_DTYPE } from './generate-mma.js';
 export { generateTmaGemm, tmaGemmShape, tmaOperandFits, tmaOperandMap, TMA_BK, type TmaOperandLayout, type TmaOperandMap } from './generate-tma.js';
 export { planGemm, tmaTakes, tmaUsable, defaultLayouts, type GemmProblem, type GemmShape, type PlanOptions } from './plan.js';
-export { complexGemmCuda, gemmCuda, gemmSource, triangularTakes, type GemmCudaOptions } from './launch.js';
+export { complexGemmCuda, gemmCuda, gemmSource, type GemmCudaOptions } from './launch.js';
 export type { VbatchedGemmParams, VmmaGemmParams, VsmallGemmParams, VstagedGemmParams, VtiledGemmParams } from './params.js';
 export { generateVstagedGemm, vstagedGemmShape, vstagedProblem, vstagedSharedBytes, vstagedTeam } from './generate-vstaged.js';
 export { classTiles, generateVmmaGemm, generateVsmallGemm, generateVtiledGemm, vsmallGemmShape, vtiledGemmShape, GEMM_VBATCH_INTS, GEMM_VBATCH_POINTERS } from './generate-vbatched.js';

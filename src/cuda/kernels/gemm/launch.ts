@@ -284,7 +284,7 @@ const triangularVariants = new WeakMap<GemmParams, Map<string, MmaGemmParams>>()
  * Whether a product of this data type and plan runs with a triangular op(A): the mma kernel's
  * plain pipeline (its fragments double-buffered or not), real float64, whole C.
  */
-export function triangularTakes(params: GemmParams): params is MmaGemmParams {
+function triangularTakes(params: GemmParams): params is MmaGemmParams {
   return params.variant === 'mma' && params.complex === undefined && params.triangle === undefined && params.bm % params.bk === 0;
 }
 
