@@ -28,7 +28,7 @@ import { PRODUCT_LEAF_VECTORS, productLeafOrder, productLeafShape, trmmProductLe
 import { REGISTER_LEAF_LANES, registerLeafOrder, trmmRegisterLeafSource } from './generate-register-leaf.js';
 import { trsmZeroSource, ZERO_THREADS } from './generate-zero.js';
 import type { Span, TriangularOp, TrmmPipelinedParams, TrmmProductLeafParams, TrmmRegisterLeafParams, TrsmChainParams, TrsmForce, TrsmInverted, TrsmLeafParams, TrsmPlan, TrsmVariant } from './params.js';
-import { chainRhs, leafChunk, planTrsm } from './plan.js';
+import { chainRhs, leafChunk, opLower, planTrsm } from './plan.js';
 
 export interface TrsmOptions {
   /** A leaf size or shape to use instead of the table's (tests, benchmarks). */
@@ -103,9 +103,8 @@ function triangularGroup(
     : planNow();
   if (plan.mma !== undefined) {
     // One launch: B := alpha op(A) B in place on the tensor cores (the gemm family's triangular op(A)).
-    const lower = (r.uplo === 'lower') !== (r.transA === 'T');
     gemmCuda(dev, { transA: r.transA, transB: 'N', alpha: r.alpha, beta: 0, a: g.a, b: g.b, c: g.b }, {
-      triangularA: { lower, unit: r.diag === 'unit' }, ...(plan.mma.params === undefined ? {} : { variant: plan.mma.params }),
+      triangularA: { lower: opLower(r), unit: r.diag === 'unit' }, ...(plan.mma.params === undefined ? {} : { variant: plan.mma.params }),
     });
     return;
   }

@@ -36,9 +36,18 @@ export interface TrsmProblem extends TrsmVariant {
 
 /** Whether the solve runs from B's first row (left) / column (right) forward. */
 export function solvesForward(v: TrsmVariant): boolean {
-  const opLower = (v.uplo === 'lower') !== (v.transA === 'T');
   // left: op(A) X = B, lower: forward; right: X op(A) = B, lower: the last column first.
-  return v.side === 'left' ? opLower : !opLower;
+  return v.side === 'left' ? opLower(v) : !opLower(v);
+}
+
+/** Whether op(A) is lower triangular (A lower as stored, or upper and transposed). */
+export function opLower(v: Pick<TrsmVariant, 'uplo' | 'transA'>): boolean {
+  return (v.uplo === 'lower') !== (v.transA === 'T');
+}
+
+/** Whether `force` names anything but `key` (a choice forced elsewhere keeps the paths it names). */
+function forcedBesides(force: TrsmForce, key: keyof TrsmForce): boolean {
+  return Object.entries(force).some(([k, value]) => k !== key && value !== undefined);
 }
 
 /**
@@ -201,7 +210,7 @@ const CHAIN_GRID_Y = 65535;
  */
 export function chainRhs(problem: Omit<TrsmProblem, 'sharedLimit' | 'kind'>, tuning: TrsmTuning, force: TrsmForce = {}): number {
   if (problem.op !== 'trsm' || problem.side !== 'left' || force.chain === false || problem.m === 0 || problem.n === 0) return 0;
-  const otherForced = Object.entries(force).some(([key, value]) => key !== 'chain' && value !== undefined);
+  const otherForced = forcedBesides(force, 'chain');
   const inTable = problem.m >= tuning.chainFrom[problem.dtype] && problem.n <= tuning.chainMaxRhs && problem.m * problem.n <= tuning.chainMaxElements;
   if (force.chain !== true && (otherForced || !inTable)) return 0;
   let rhs = 1;
@@ -219,8 +228,7 @@ export function trmmMmaTakes(problem: Pick<TrsmProblem, 'op' | 'side' | 'dtype' 
   if (problem.op !== 'trmm' || problem.side !== 'left' || !byPrecision(problem.dtype, { double: true, single: false }) || force.trmmMma === false) return false;
   if (force.trmmMma === true) return true;
   const table = tuning.trmmMma;
-  const otherForced = Object.entries(force).some(([key, value]) => key !== 'trmmMma' && value !== undefined);
-  return table !== undefined && !otherForced && problem.m >= table.from && problem.count * Math.ceil(problem.n / 64) >= table.panels;
+  return table !== undefined && !forcedBesides(force, 'trmmMma') && problem.m >= table.from && problem.count * Math.ceil(problem.n / 64) >= table.panels;
 }
 
 /**
@@ -232,7 +240,7 @@ function trmmMmaParams(problem: TrsmProblem, tuning: TrsmTuning): MmaGemmParams 
   if (band === undefined) return undefined;
   const layout = { kind: problem.kind, dense: false };
   return {
-    variant: 'mma', dtype: 'float64', transA: problem.transA, transB: 'N', betaZero: true,
+    variant: 'mma', dtype: problem.dtype, transA: problem.transA, transB: 'N', betaZero: true,
     layouts: { a: layout, b: layout, c: layout }, ...band.config,
   };
 }

@@ -9,7 +9,8 @@
  *   op(A) = A^T: 64 0.421 (32 x 64) / 1.083; 128 0.531 (64 x 64 x 16 w2x2 s4) / 1.501; 256 0.714 / 2.360;
  *                512 1.160 / 3.409.
  * At 128-512 with op(A) = A, the gemm plan's shape (64 x 64 x 16 w4x2 s3 to 160, 64 x 64 x 8 s4
- * above) was 2-6% faster than 64 x 64 x 16 w2x2 s4 and 32-47% slower with A^T: one shape serves both.
+ * above) was 0-6% faster than 64 x 64 x 16 w2x2 s4 and 13-47% slower with A^T (128 0.781 against
+ * 0.531, 512 1.315 against 1.160): one shape serves both.
  * cuBLAS's dense product of the same operands took 0.432-1.323 ms. The threshold of panels was not
  * swept: the probe's counts (1,024-65,536 panels of 64) took it everywhere.
  */
