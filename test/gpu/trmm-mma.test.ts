@@ -13,72 +13,26 @@
  */
 import { test } from 'node:test';
 
-import { list, strided, type Batch } from '../../src/core/batch.js';
-import type { FloatArray } from '../../src/core/dtype.js';
-import { cpuTrmm } from '../../src/cpu/trmm.js';
+import type { Batch } from '../../src/core/batch.js';
 import { gemmCuda, type MmaGemmParams } from '../../src/cuda/kernels/gemm/index.js';
-import { trmmCuda, type TrsmOptions } from '../../src/cuda/kernels/trsm/index.js';
+import { opLower, trmmCuda, type TrsmOptions } from '../../src/cuda/kernels/trsm/index.js';
 import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/index.js';
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
 import { Rng } from '../helpers/random.js';
-import {
-  TRSM_VARIANTS, caseName, compareOutput, fillTriangle, inStrided, layoutLength, oddLayout, randomBuffer, trsmTolerance, type Layout, type TrsmCase,
-} from '../helpers/trsm-data.js';
+import { checkTrmmList, checkTrmmStrided, trmmCount, type TrmmStridedOptions } from '../helpers/trmm-gpu-checks.js';
+import { TRSM_VARIANTS, type TrsmCase } from '../helpers/trsm-data.js';
 
 const skip = gpuSkipReason();
 const ORDERS = [1, 7, 32, 33, 64, 100, 128, 200, 257, 512];
 const LEFT = TRSM_VARIANTS.filter((c) => c.side === 'left');
 const MMA: TrsmOptions = { force: { trmmMma: true } };
 
-function poisonOutside(buf: FloatArray, l: Layout): void {
-  const inside = inStrided(l);
-  for (let e = 0; e < buf.length; e++) if (!inside(e)) buf[e] = NaN;
-}
-
-/** An aligned layout (even ld, stride and offset: the kernel's 16-byte copies), or with a stride-0 A. */
-function evenLayout(rows: number, cols: number, count: number, broadcast = false): Layout {
-  const ld = rows + (rows % 2) + 2;
-  return { rows, cols, count, ld, stride: broadcast ? 0 : ld * cols + 4, offset: 2 };
-}
-
-/** Matrices for about 2^17 elements of B a case, 1 ... 64. */
-const countFor = (m: number, n: number): number => Math.max(1, Math.min(64, Math.floor(131_072 / (m * n))));
-
-/** Runs `run` (trmm on device batches) against the CPU reference on fresh strided data; B's and A's poison checked bit for bit. */
+/** trmm's check (test/helpers/trmm-gpu-checks.ts) in float64, about 2^17 elements of B a case unless `over` says. */
 function checkStrided(
   dev: GpuDevice, rng: Rng, c: TrsmCase, m: number, n: number, alpha: number,
-  run: (a: Batch<DeviceArray>, b: Batch<DeviceArray>) => void, what: string, over: { count?: number; broadcast?: boolean; aligned?: boolean; special?: boolean } = {},
+  run: (a: Batch<DeviceArray>, b: Batch<DeviceArray>) => void, what: string, over: TrmmStridedOptions = {},
 ): void {
-  const count = over.count ?? countFor(m, n);
-  const broadcast = over.broadcast ?? false;
-  const layout = over.aligned === true ? evenLayout : oddLayout;
-  const la = layout(m, m, count, broadcast), lb = layout(m, n, count);
-  const A = randomBuffer(rng, 'float64', layoutLength(la));
-  for (let i = 0; i < (broadcast ? 1 : count); i++) fillTriangle(rng, A, la.offset + i * la.stride, la.ld, m, c.uplo, c.diag);
-  poisonOutside(A, la);
-  const B = randomBuffer(rng, 'float64', layoutLength(lb));
-  poisonOutside(B, lb);
-  // Non-finite elements of B, one a column: +inf, -inf and NaN in the first and last matrices, in
-  // the diagonal blocks of different row tiles (they must reach only the rows the reference's loops reach).
-  if (over.special === true) for (const mat of [0, count - 1]) {
-    [[Math.floor(m / 3), 0, Infinity], [m - 1, 1, -Infinity], [0, 2, NaN], [Math.floor(m / 2), 3, Infinity]].forEach(([p, j, v]) => {
-      if (j! < n) B[lb.offset + mat * lb.stride + p! + j! * lb.ld] = v!;
-    });
-  }
-  const batch = <S extends FloatArray | DeviceArray>(data: S, l: Layout, rows: number, cols: number): Batch<S> =>
-    strided(data, { rows, cols, count, ld: l.ld, stride: l.stride, offset: l.offset });
-  const want = B.slice();
-  cpuTrmm({ ...c, alpha, a: batch(A, la, m, m), b: batch(want, lb, m, n) });
-  const dA = dev.upload(A), dB = dev.upload(B);
-  try {
-    run(batch(dA, la, m, m), batch(dB, lb, m, n));
-    const name = `${what} ${caseName(c)} m=${m} n=${n} count=${count} alpha=${alpha}${broadcast ? ' stride-0 A' : ''}${over.aligned === true ? ' aligned' : ' odd ld'}${over.special === true ? ' inf and NaN in B' : ''}`;
-    compareOutput(dev.download(dB) as FloatArray, want, inStrided(lb), trsmTolerance('float64', m), name);
-    compareOutput(dev.download(dA) as FloatArray, A, () => false, 0, `${name}: A`);
-  } finally {
-    dA.dispose();
-    dB.dispose();
-  }
+  checkTrmmStrided(dev, rng, c, 'float64', m, n, alpha, run, what, { count: trmmCount(m, n, 131_072), ...over });
 }
 
 const trmmMma = (dev: GpuDevice, c: TrsmCase, alpha: number) => (a: Batch<DeviceArray>, b: Batch<DeviceArray>): void =>
@@ -115,28 +69,7 @@ test('trmm on the tensor cores: list batches in reverse order with A broadcast',
   const rng = new Rng(1503);
   for (const [vi, c] of LEFT.entries()) for (const [t, w] of [[32, 32], [33, 45], [100, 7], [160, 130]] as const) {
     if (t >= 100 && vi % 4 !== 0) continue;
-    const count = 5;
-    const layout = t === 160 ? evenLayout : oddLayout;
-    const la = layout(t, t, count), lb = layout(t, w, count);
-    const A = randomBuffer(rng, 'float64', layoutLength(la));
-    fillTriangle(rng, A, la.offset, la.ld, t, c.uplo, c.diag);
-    poisonOutside(A, la);
-    const B = randomBuffer(rng, 'float64', layoutLength(lb));
-    poisonOutside(B, lb);
-    const batches = <S extends FloatArray | DeviceArray>(a: S, b: S) => ({
-      a: list(Array.from({ length: count }, () => ({ data: a, offset: la.offset })), { rows: t, ld: la.ld }),
-      b: list(Array.from({ length: count }, (_, i) => ({ data: b, offset: lb.offset + (count - 1 - i) * lb.stride })), { rows: t, cols: w, ld: lb.ld }),
-    });
-    const want = B.slice();
-    cpuTrmm({ ...c, alpha: -2.5, ...batches(A, want) });
-    const dA = dev.upload(A), dB = dev.upload(B);
-    try {
-      trmmCuda(dev, { ...c, alpha: -2.5, ...batches(dA, dB) }, MMA);
-      compareOutput(dev.download(dB) as FloatArray, want, inStrided(lb), trsmTolerance('float64', t), `trmm mma ${caseName(c)} list t=${t} w=${w}`);
-    } finally {
-      dA.dispose();
-      dB.dispose();
-    }
+    checkTrmmList(dev, rng, c, 'float64', t, w, (a, b) => trmmCuda(dev, { ...c, alpha: -2.5, a, b }, MMA), 'trmm mma', t === 160);
   }
 });
 
@@ -156,13 +89,12 @@ test('trmm on the tensor cores: every tile shape forced, both transposes, both t
   const strided1 = { kind: 'strided' as const, dense: false };
   for (const [si, shape] of SHAPES.entries()) for (const [vi, c] of LEFT.entries()) {
     if ((si + vi) % 2 !== 0) continue;
-    const lower = (c.uplo === 'lower') !== (c.transA === 'T');
     const params: MmaGemmParams = {
       variant: 'mma', dtype: 'float64', transA: c.transA, transB: 'N', betaZero: true, layouts: { a: strided1, b: strided1, c: strided1 }, ...shape,
     };
     for (const [t, w, aligned] of [[shape.bm + 5, 2 * shape.bn + 3, false], [3 * shape.bm, shape.bn - 1, true], [2 * shape.bm, 2 * shape.bn, true]] as const) {
       checkStrided(dev, rng, c, t, w, -2.5, (a, b) => gemmCuda(dev, { transA: c.transA, transB: 'N', alpha: -2.5, beta: 0, a, b, c: b }, {
-        variant: params, triangularA: { lower, unit: c.diag === 'unit' },
+        variant: params, triangularA: { lower: opLower(c), unit: c.diag === 'unit' },
       }), `gemm triangular ${shape.bm}x${shape.bn}x${shape.bk} s${shape.stages}`, { count: 7, aligned });
     }
   }

@@ -23,7 +23,7 @@ import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/index.js';
 import { countingContext, gpu, gpuSkipReason } from '../helpers/gpu.js';
 import { Rng } from '../helpers/random.js';
 import {
-  TRSM_VARIANTS, caseName, compareOutput, fillTriangle, inStrided, layoutLength, oddLayout, randomBuffer, trsmTolerance,
+  TRSM_VARIANTS, caseName, compareOutput, fillTriangle, inStrided, layoutLength, oddLayout, poisonOutside, randomBuffer, trsmTolerance,
   type Layout, type TrsmCase,
 } from '../helpers/trsm-data.js';
 
@@ -33,12 +33,6 @@ const SMALL = Array.from({ length: 40 }, (_, i) => i + 1);
 const LARGE = [47, 64, 100, 127, 128, 200, 256, 300, 512];
 
 interface Setup { op?: TriangularOp; c: TrsmCase; dtype: DType; m: number; n: number; count: number; alpha: number; broadcast?: boolean; force?: TrsmOptions }
-
-/** NaN in every element of `buf` outside the layout's matrices' rows x cols (padding, gaps, head and tail). */
-function poisonOutside(buf: FloatArray, l: Layout): void {
-  const inside = inStrided(l);
-  for (let e = 0; e < buf.length; e++) if (!inside(e)) buf[e] = NaN;
-}
 
 const REFERENCE = { trsm: cpuTrsm, trmm: cpuTrmm } as const;
 const LAUNCHER = { trsm: trsmCuda, trmm: trmmCuda } as const;

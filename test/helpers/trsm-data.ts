@@ -26,7 +26,18 @@ export function oddLayout(rows: number, cols: number, count: number, broadcast =
   const ld = rows % 2 === 0 ? rows + 1 : rows + 2;
   return { rows, cols, count, ld, stride: broadcast ? 0 : ld * cols + 3, offset: 5 };
 }
+/** A strided layout the kernels' 16-byte copies can take: even ld, stride and offset (stride 0: A broadcast). */
+export function evenLayout(rows: number, cols: number, count: number, broadcast = false): Layout {
+  const ld = rows + (rows % 2) + 2;
+  return { rows, cols, count, ld, stride: broadcast ? 0 : ld * cols + 4, offset: 2 };
+}
 export const layoutLength = (l: Layout): number => l.offset + Math.max(0, l.count - 1) * l.stride + l.ld * l.cols + 2;
+
+/** Every element of `buf` outside the matrices of layout `l` set to NaN: what a kernel must leave alone. */
+export function poisonOutside(buf: FloatArray, l: Layout): void {
+  const inside = inStrided(l);
+  for (let e = 0; e < buf.length; e++) if (!inside(e)) buf[e] = NaN;
+}
 
 /** A buffer of random values in [-1, 1]. */
 export function randomBuffer(rng: Rng, dtype: DType, length: number): FloatArray {
