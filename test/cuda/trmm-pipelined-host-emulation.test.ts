@@ -24,7 +24,7 @@ import {
   PIPELINED_THREADS, PIPELINED_VECTORS, pipelinedOrder, pipelinedSharedBytes, trmmPipelinedSource, type TrmmPipelinedParams,
 } from '../../src/cuda/kernels/trsm/index.js';
 import { Rng } from '../helpers/random.js';
-import { TRSM_VARIANTS, caseName, compareOutput, fillTriangle, inStrided, layoutLength, oddLayout, randomBuffer, trsmTolerance } from '../helpers/trsm-data.js';
+import { TRSM_VARIANTS, caseName, compareOutput, inStrided, triangularData, trsmTolerance } from '../helpers/trsm-data.js';
 
 const skip = process.env['MYRIAD_HOST_EMULATION'] === '1'
   ? (spawnSync('g++', ['--version']).status === 0 ? undefined : 'g++ not on PATH')
@@ -54,14 +54,7 @@ test('trmm pipelined kernel run on the host matches the CPU reference', { skip, 
         execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DENTRY=${src.entry}`, ...(kind === 'pointer' ? ['-DPOINTER'] : []), `-I${dir}`, HARNESS, '-o', join(dir, 'h')]);
         for (const t of orders.filter((x) => pipelinedOrder(x) === order)) for (const [nvec, count, alpha, broadcast, blocks] of CASES) {
           if (broadcast && kind === 'pointer') continue;   // a list's matrices are its own
-          const la = oddLayout(t, t, count, broadcast), lb = oddLayout(t, nvec, count);
-          const A = randomBuffer(rng, dtype, layoutLength(la));
-          for (let i = 0; i < (broadcast ? 1 : count); i++) fillTriangle(rng, A, la.offset + i * la.stride, la.ld, t, c.uplo, c.diag);
-          const inA = inStrided(la);
-          for (let e = 0; e < A.length; e++) if (!inA(e)) A[e] = NaN;
-          const B = randomBuffer(rng, dtype, layoutLength(lb));
-          const inB = inStrided(lb);
-          for (let e = 0; e < B.length; e++) if (!inB(e)) B[e] = NaN;
+          const { la, lb, A, B } = triangularData(rng, dtype, c, t, t, nvec, count, broadcast);
           // A NaN inside B (the first matrix's element (t / 2, nvec / 2)): it spreads down its vector.
           B[lb.offset + (t >> 1) + (nvec >> 1) * lb.ld] = NaN;
           const want = B.slice();
@@ -77,7 +70,7 @@ test('trmm pipelined kernel run on the host matches the CPU reference', { skip, 
           if (r.status !== 0) throw new Error(`host harness failed (${r.status}): ${r.stderr.toString()}`);
           const got = want.slice();
           r.stdout.toString().trim().split('\n').forEach((l, i) => { got[i] = /nan/.test(l) ? NaN : Number(l); });
-          compareOutput(got, want, inB, trsmTolerance(dtype, t), `trmm pipelined ${dtype} ${kind} ${caseName(c)} order=${order} t=${t} nvec=${nvec} count=${count} alpha=${alpha} blocks=${gx}`);
+          compareOutput(got, want, inStrided(lb), trsmTolerance(dtype, t), `trmm pipelined ${dtype} ${kind} ${caseName(c)} order=${order} t=${t} nvec=${nvec} count=${count} alpha=${alpha} blocks=${gx}`);
         }
       }
     }

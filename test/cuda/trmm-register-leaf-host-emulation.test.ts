@@ -25,7 +25,7 @@ import {
 } from '../../src/cuda/kernels/trsm/index.js';
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
 import { Rng } from '../helpers/random.js';
-import { TRSM_VARIANTS, caseName, compareOutput, fillTriangle, inStrided, layoutLength, oddLayout, randomBuffer, trsmTolerance } from '../helpers/trsm-data.js';
+import { TRSM_VARIANTS, caseName, compareOutput, inStrided, triangularData, trsmTolerance } from '../helpers/trsm-data.js';
 
 const skip = process.env['MYRIAD_HOST_EMULATION'] === '1'
   ? (spawnSync('g++', ['--version']).status === 0 ? undefined : 'g++ not on PATH')
@@ -81,14 +81,7 @@ for (const leaf of LEAVES.filter((l) => only === undefined || l.name === only)) 
         execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DENTRY=${src.entry}`, `-I${dir}`, HARNESS, '-o', join(dir, 'h')]);
         for (const t of orders.filter((x) => leaf.order(x) === order)) for (const [nvec, count, alpha, broadcast] of CASES) {
           const [m, n] = c.side === 'left' ? [t, nvec] : [nvec, t];
-          const la = oddLayout(t, t, count, broadcast), lb = oddLayout(m, n, count);
-          const A = randomBuffer(rng, dtype, layoutLength(la));
-          for (let i = 0; i < (broadcast ? 1 : count); i++) fillTriangle(rng, A, la.offset + i * la.stride, la.ld, t, c.uplo, c.diag);
-          const inA = inStrided(la);
-          for (let e = 0; e < A.length; e++) if (!inA(e)) A[e] = NaN;
-          const B = randomBuffer(rng, dtype, layoutLength(lb));
-          const inB = inStrided(lb);
-          for (let e = 0; e < B.length; e++) if (!inB(e)) B[e] = NaN;
+          const { la, lb, A, B } = triangularData(rng, dtype, c, t, m, n, count, broadcast);
           // A NaN inside B (the first matrix's element (m / 2, n / 2)): it spreads down its vector.
           B[lb.offset + (m >> 1) + (n >> 1) * lb.ld] = NaN;
           const want = B.slice();
@@ -103,7 +96,7 @@ for (const leaf of LEAVES.filter((l) => only === undefined || l.name === only)) 
           if (r.status !== 0) throw new Error(`host harness failed (${r.status}): ${r.stderr.toString()}`);
           const got = want.slice();
           r.stdout.toString().trim().split('\n').forEach((l, i) => { got[i] = /nan/.test(l) ? NaN : Number(l); });
-          compareOutput(got, want, inB, trsmTolerance(dtype, t), `trmm ${leaf.name} leaf ${dtype} ${caseName(c)} order=${order} t=${t} nvec=${nvec} count=${count} alpha=${alpha} block=${bx}x${by}`);
+          compareOutput(got, want, inStrided(lb), trsmTolerance(dtype, t), `trmm ${leaf.name} leaf ${dtype} ${caseName(c)} order=${order} t=${t} nvec=${nvec} count=${count} alpha=${alpha} block=${bx}x${by}`);
         }
       }
     }

@@ -20,7 +20,7 @@ import { cpuTrsm } from '../../src/cpu/trsm.js';
 import { leafChunk, leafShape, trsmLeafSource } from '../../src/cuda/kernels/trsm/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import { Rng } from '../helpers/random.js';
-import { TRSM_VARIANTS, caseName, compareOutput, fillTriangle, inStrided, layoutLength, oddLayout, randomBuffer, trsmTolerance } from '../helpers/trsm-data.js';
+import { TRSM_VARIANTS, caseName, compareOutput, inStrided, triangularData, trsmTolerance } from '../helpers/trsm-data.js';
 
 const skip = process.env['MYRIAD_HOST_EMULATION'] === '1'
   ? (spawnSync('g++', ['--version']).status === 0 ? undefined : 'g++ not on PATH')
@@ -40,14 +40,7 @@ test('trsm and trmm leaf kernels run on the host match the CPU reference', { ski
       execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DENTRY=${src.entry}`, `-I${dir}`, HARNESS, '-o', join(dir, 'h')]);
       for (const [t, nvec, count, gridY, broadcast] of [[1, 1, 3, 0, false], [5, 3, 4, 0, true], [17, 40, 3, 0, false], [64, 70, 2, 1, false], [33, 1, 5, 0, false], [8, 100, 2, 1, false], [40, 33, 1, 0, false]] as const) {
         const [m, n] = c.side === 'left' ? [t, nvec] : [nvec, t];
-        const la = oddLayout(t, t, count, broadcast), lb = oddLayout(m, n, count);
-        const A = randomBuffer(rng, dtype, layoutLength(la));
-        for (let i = 0; i < (broadcast ? 1 : count); i++) fillTriangle(rng, A, la.offset + i * la.stride, la.ld, t, c.uplo, c.diag);
-        const inA = inStrided(la);
-        for (let e = 0; e < A.length; e++) if (!inA(e)) A[e] = NaN;
-        const B = randomBuffer(rng, dtype, layoutLength(lb));
-        const inB = inStrided(lb);
-        for (let e = 0; e < B.length; e++) if (!inB(e)) B[e] = NaN;
+        const { la, lb, A, B } = triangularData(rng, dtype, c, t, m, n, count, broadcast);
         const alpha = t % 2 === 1 ? -2.5 : 1;
         const want = B.slice();
         (op === 'trsm' ? cpuTrsm : cpuTrmm)({
@@ -62,7 +55,7 @@ test('trsm and trmm leaf kernels run on the host match the CPU reference', { ski
         if (r.status !== 0) throw new Error(`host harness failed (${r.status}): ${r.stderr.toString()}`);
         const got = want.slice();
         r.stdout.toString().trim().split('\n').forEach((l, i) => { got[i] = /nan/.test(l) ? NaN : Number(l); });
-        compareOutput(got, want, inB, trsmTolerance(dtype, t), `${op} ${dtype} ${caseName(c)} t=${t} nvec=${nvec} count=${count} gridY=${gy}`);
+        compareOutput(got, want, inStrided(lb), trsmTolerance(dtype, t), `${op} ${dtype} ${caseName(c)} t=${t} nvec=${nvec} count=${count} gridY=${gy}`);
       }
     }
   } finally {

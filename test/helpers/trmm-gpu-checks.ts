@@ -12,7 +12,7 @@ import { cpuTrmm } from '../../src/cpu/trmm.js';
 import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/index.js';
 import type { Rng } from './random.js';
 import {
-  caseName, compareOutput, evenLayout, fillTriangle, inStrided, layoutLength, oddLayout, poisonOutside, randomBuffer, trsmTolerance, type Layout, type TrsmCase,
+  caseName, compareOutput, evenLayout, fillTriangle, inStrided, layoutLength, oddLayout, poisonOutside, randomBuffer, triangularData, trsmTolerance, type Layout, type TrsmCase,
 } from './trsm-data.js';
 
 /** Matrices for about `elements` elements of B a case, 1 ... 64. */
@@ -37,13 +37,7 @@ export function checkTrmmStrided(
   const t = c.side === 'left' ? m : n;
   const count = over.count ?? trmmCount(m, n);
   const broadcast = over.broadcast ?? false;
-  const layout = over.aligned === true ? evenLayout : oddLayout;
-  const la = layout(t, t, count, broadcast), lb = layout(m, n, count);
-  const A = randomBuffer(rng, dtype, layoutLength(la));
-  for (let i = 0; i < (broadcast ? 1 : count); i++) fillTriangle(rng, A, la.offset + i * la.stride, la.ld, t, c.uplo, c.diag);
-  poisonOutside(A, la);
-  const B = randomBuffer(rng, dtype, layoutLength(lb));
-  poisonOutside(B, lb);
+  const { la, lb, A, B } = triangularData(rng, dtype, c, t, m, n, count, broadcast, over.aligned === true ? evenLayout : oddLayout);
   // Non-finite elements of B, one a column: in the diagonal blocks of different row tiles of a
   // tiled kernel (they must reach only the rows the reference's loops reach).
   if (over.special === true) for (const mat of [0, count - 1]) {

@@ -33,6 +33,24 @@ export function evenLayout(rows: number, cols: number, count: number, broadcast 
 }
 export const layoutLength = (l: Layout): number => l.offset + Math.max(0, l.count - 1) * l.stride + l.ld * l.cols + 2;
 
+/**
+ * A triangular case's operands: `count` well-conditioned t x t triangles of `c` (one, stride 0, where
+ * `broadcast`) and random m x n matrices of B, in `layout` (oddLayout by default), NaN around every
+ * matrix (and in each triangle's other half, fillTriangle).
+ */
+export function triangularData(
+  rng: Rng, dtype: DType, c: Pick<TrsmCase, 'uplo' | 'diag'>, t: number, m: number, n: number, count: number, broadcast = false,
+  layout: (rows: number, cols: number, count: number, broadcast?: boolean) => Layout = oddLayout,
+): { readonly la: Layout; readonly lb: Layout; readonly A: FloatArray; readonly B: FloatArray } {
+  const la = layout(t, t, count, broadcast), lb = layout(m, n, count);
+  const A = randomBuffer(rng, dtype, layoutLength(la));
+  for (let i = 0; i < (broadcast ? 1 : count); i++) fillTriangle(rng, A, la.offset + i * la.stride, la.ld, t, c.uplo, c.diag);
+  poisonOutside(A, la);
+  const B = randomBuffer(rng, dtype, layoutLength(lb));
+  poisonOutside(B, lb);
+  return { la, lb, A, B };
+}
+
 /** Every element of `buf` outside the matrices of layout `l` set to NaN: what a kernel must leave alone. */
 export function poisonOutside(buf: FloatArray, l: Layout): void {
   const inside = inStrided(l);
