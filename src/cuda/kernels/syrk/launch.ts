@@ -13,7 +13,7 @@ import type { SyrkRequest } from '../../../core/ops.js';
 import { tuningFor, type SyrkTuning } from '../../model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import type { FamilyOptions } from '../common/family-options.js';
-import { cachedKernel } from '../common/kernel-cache.js';
+import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { deviceDtype, operandArgs, sharedLimit } from '../common/operands.js';
 import { groupBlocks, type BlockGroup } from '../common/sub-blocks.js';
 import { gemmCuda } from '../gemm/index.js';
@@ -47,7 +47,10 @@ function syrkGroup(dev: GpuDevice, r: SyrkRequest<DeviceArray>, g: BlockGroup, o
   if (n === 0 || (k === 0 && r.beta === 1)) return;
   const dtype = deviceDtype(c);
   const tuning = opts.tuning ?? tuningFor(dev.info.arch, 'syrk');
-  const plan = planSyrk({ uplo: r.uplo, trans: r.trans, dtype, n, k, count: g.count, kind: g.args[1]!.kind, sharedLimit: sharedLimit(dev) }, tuning, { force: opts.force });
+  const kind = g.args[1]!.kind;
+  const planNow = (): SyrkPlan => planSyrk({ uplo: r.uplo, trans: r.trans, dtype, n, k, count: g.count, kind, sharedLimit: sharedLimit(dev) }, tuning, { force: opts.force });
+  // A repeated problem gets the same plan object, so its kernels are found by identity (kernelFor), not by a key built each call.
+  const plan = opts.tuning === undefined && opts.force === undefined ? plannedOnce(dev, `syrk/${r.uplo}${r.trans}/${dtype}/${n},${k},${g.count}/${kind}`, planNow) : planNow();
   for (const step of plan.steps) {
     const scaled = { ...r, alpha: k === 0 ? 0 : r.alpha };
     if (step.kind === 'leaf') launchLeaf(dev, plan, r, g, step, k);
@@ -61,7 +64,7 @@ function launchLeaf(dev: GpuDevice, plan: SyrkPlan, r: SyrkRequest<DeviceArray>,
   const { params: p, shape } = plan.leaves.get(step.size)!;
   const [argsA, argsC] = g.args as [BlockGroup['args'][0], BlockGroup['args'][0]];
   const delta = leafOffsets(r.trans, step.off, argsA.ld, argsC.ld);
-  const kernel = cachedKernel(dev, `syrk-leaf/${JSON.stringify(p)}`, () => syrkLeafSource(p));
+  const kernel = kernelFor(dev, 'syrk-leaf', p, () => syrkLeafSource(p));
   kernel.launch({ grid: [Math.ceil(g.count / shape.matrices), step.blocks, 1], block: [shape.side, shape.side, shape.matrices], sharedBytes: shape.sharedBytes }, [
     ...operandArgs({ ...argsA, offset: argsA.offset + delta.a }), ...operandArgs({ ...argsC, offset: argsC.offset + delta.c }),
     arg.i32(g.count), arg.i32(step.size), arg.i32(k), arg.real(p.dtype, r.alpha), arg.real(p.dtype, r.beta),
@@ -71,7 +74,7 @@ function launchLeaf(dev: GpuDevice, plan: SyrkPlan, r: SyrkRequest<DeviceArray>,
 function launchTiles(dev: GpuDevice, plan: SyrkPlan, r: SyrkRequest<DeviceArray>, g: BlockGroup, n: number, k: number): void {
   const t = plan.tiles!;
   const [argsA, argsC] = g.args as [BlockGroup['args'][0], BlockGroup['args'][0]];
-  const kernel = cachedKernel(dev, `syrk-tiles/${JSON.stringify(t.params)}`, () => syrkTilesSource(t.params));
+  const kernel = kernelFor(dev, 'syrk-tiles', t.params, () => syrkTilesSource(t.params));
   kernel.launch({ grid: [t.blocks, 1, 1], block: [t.side, t.side, t.matrices], sharedBytes: t.sharedBytes }, [
     ...operandArgs(argsA), ...operandArgs(argsC),
     arg.i32(g.count), arg.i32(n), arg.i32(k), arg.real(t.params.dtype, r.alpha), arg.real(t.params.dtype, r.beta),
