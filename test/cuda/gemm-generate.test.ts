@@ -99,6 +99,41 @@ test('a triangular op(A) in place (trmm side left): a column panel a block, row 
   assert.throws(() => generateMmaGemm({ ...base, triangle: 'lower', triangularA: { lower: true, unit: false } }), /whole C/);
 });
 
+test('a triangular op(A) on the tiled kernel (float32 trmm side left): the same walk, the diagonal block\'s terms by a select', () => {
+  const base = tiled({ dtype: 'float32', betaZero: true, bm: 32, bn: 32, bk: 16, tm: 4, tn: 4 });
+  const plain = gemmSource(base).source;
+  assert.equal(gemmSource({ ...base, triangularA: undefined }).source, plain);
+  assert.ok(!plain.includes('kFirst') && !plain.includes('diagonal block'));
+  const lower = gemmSource({ ...base, triangularA: { lower: true, unit: false } });
+  const upperUnit = gemmSource({ ...base, transA: 'T', triangularA: { lower: false, unit: true } });
+  assert.ok(lower.entry.endsWith('_taln') && upperUnit.entry.endsWith('_tauu'));
+  assert.match(lower.source, /const int i0 = \(tilesM - 1 - tile\) \* BM;/);
+  assert.match(lower.source, /kFirst = 0, kEnd = min\(k, i0 \+ BM\)/);
+  assert.match(upperUnit.source, /kFirst = i0, kEnd = k/);
+  assert.match(lower.source, /const int steps = \(kEnd - kFirst \+ BK - 1\) \/ BK;/);
+  assert.match(lower.source, /fetch\(kFirst \+ \(s \+ 1\) \* BK\)/);
+  // The diagonal block's steps: block-uniform test, a guarded term a row (never a zero in A's stage).
+  assert.match(lower.source, /if \(kFirst \+ s \* BK \+ BK > i0\) \{/);
+  assert.match(upperUnit.source, /if \(kFirst \+ s \* BK < i0 \+ BM\) \{/);
+  assert.match(lower.source, /const bool in = p <= i;/);
+  assert.match(upperUnit.source, /const bool in = p >= i;/);
+  assert.match(upperUnit.source, /const real av = p == i \? real\(1\) : fa\[ii\];/);
+  assert.match(lower.source, /acc\[ii\]\[jj\] = in \? fmaReal\(av, fb\[jj\], acc\[ii\]\[jj\]\) : acc\[ii\]\[jj\];/);
+  // B and C alias: neither is __restrict__; A is.
+  assert.match(lower.source, /const real\* __restrict__ A,/);
+  assert.match(lower.source, /const real\* B,/);
+  assert.match(lower.source, /real\* C,/);
+  // The shared walk: the same frame text as the tensor-core kernel's up to its own additions.
+  const mma = gemmSource({ ...tiled({ betaZero: true }), variant: 'mma', bm: 32, bn: 32, bk: 16, wm: 2, wn: 2, stages: 3, triangularA: { lower: true, unit: false } } as MmaGemmParams).source;
+  const walk = /const int j0 = blockIdx\.x \* BN;[\s\S]*?kEnd = min\(k, i0 \+ BM\);/;
+  assert.equal(lower.source.match(walk)?.[0], mma.match(walk)?.[0]);
+  assert.throws(() => generateTiledGemm({ ...base, betaZero: false, triangularA: { lower: true, unit: false } }), /beta = 0/);
+  assert.throws(() => generateTiledGemm({ ...base, bk: 24, triangularA: { lower: true, unit: false } }), /bk to divide bm|multiples of/);
+  assert.throws(() => generateTiledGemm({ ...base, bm: 64, bk: 48, triangularA: { lower: true, unit: false } }), /bk to divide bm/);
+  assert.throws(() => generateTiledGemm({ ...base, triangle: 'lower', triangularA: { lower: true, unit: false } }), /whole C/);
+  assert.throws(() => generateTiledGemm({ ...base, transB: 'T', triangularA: { lower: true, unit: false } }), /transB N/);
+});
+
 test('beta = 0 kernels never mention reading C', () => {
   for (const p of [small({ betaZero: true }), small({ betaZero: true, stageC: false, layouts: MIXED }), tiled({ betaZero: true })]) {
     const src = gemmSource(p).source;
@@ -240,6 +275,15 @@ function representativeKernels(): GemmParams[] {
       }
     }
     out.push(dtype === 'float64' ? tiled({ dtype, bm: 128, bn: 64, tm: 8, tn: 4 }) : tiled({ dtype, bm: 128, bn: 128, bk: 8, tm: 8, tn: 8 }));
+    if (dtype === 'float32') {
+      // trmm side left in place on the tiled kernel: the sm_90 table's tiles, both transposes, every triangle.
+      for (const [i, [bm, bn, bk, tm]] of [[32, 32, 16, 4], [48, 48, 16, 4], [64, 64, 16, 8], [64, 128, 8, 8]].entries()) {
+        for (const transA of ['N', 'T'] as const) {
+          out.push({ ...tiled({ dtype, transA, betaZero: true, bm: bm!, bn: bn!, bk: bk!, tm: tm!, tn: tm!, layouts: i === 1 ? { a: pointer, b: pointer, c: pointer } : LOOSE }),
+            triangularA: { lower: (i + (transA === 'T' ? 1 : 0)) % 2 === 0, unit: i % 2 === 1 } });
+        }
+      }
+    }
     if (dtype === 'float32') {
       OPS.forEach(([transA, transB], o) => {
         out.push(tiled({ dtype, transA, transB, bm: 128, bn: 128, bk: 16, tm: 8, tn: 8, betaZero: o % 2 === 0 }));

@@ -16,8 +16,9 @@ import { cpuGemm } from '../../src/cpu/gemm.js';
 import { cpuTrmm } from '../../src/cpu/trmm.js';
 import { cpuTrsm } from '../../src/cpu/trsm.js';
 import { splitPoint } from '../../src/cuda/kernels/common/split.js';
+import type { MmaGemmParams } from '../../src/cuda/kernels/gemm/index.js';
 import {
-  chainRhs, leafChunk, leafMapping, leafOffsets, leafShape, planTrsm, recursionSteps, solvesForward, trmmMmaTakes, trsmChainSource, trsmLeafSource, trsmZeroSource, updateRequest,
+  chainRhs, leafChunk, leafMapping, leafOffsets, leafShape, planTrsm, recursionSteps, solvesForward, trmmProductTakes, trsmChainSource, trsmLeafSource, trsmZeroSource, updateRequest,
   type TriangularOp, type TrsmProblem, type TrsmVariant,
 } from '../../src/cuda/kernels/trsm/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
@@ -109,28 +110,37 @@ test('trsm leaf shapes fit the block and the shared memory; the plan covers ever
   assert.throws(() => leafShape('float64', 512, 1, 1, 64, tuning, 48 * 1024), /does not fit/);
 });
 
-test('trmm side left, float64, on the tensor cores: where the sm_90 table takes it, and its tiles', () => {
+test('trmm side left in one product (float64 tensor cores, float32 CUDA cores): where the sm_90 table takes it, and its tiles', () => {
   const sm90 = tuningFor('sm_90', 'trsm');
   const base: Omit<TrsmProblem, 'm' | 'n' | 'count'> = { op: 'trmm', dtype: 'float64', side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', kind: 'strided', sharedLimit: LIMIT };
-  const takes = (over: Partial<typeof base> & { m: number; n: number; count: number }, force = {}): boolean => trmmMmaTakes({ ...base, ...over }, sm90, force);
+  const takes = (over: Partial<typeof base> & { m: number; n: number; count: number }, force = {}): boolean => trmmProductTakes({ ...base, ...over }, sm90, force);
   assert.ok(takes({ m: 32, n: 32, count: 65536 }) && takes({ m: 512, n: 512, count: 256 }) && takes({ m: 64, n: 64, count: 1024 }));
   assert.ok(!takes({ m: 31, n: 31, count: 65536 }), 'below the table\'s order');
   assert.ok(!takes({ m: 4096, n: 4096, count: 1 }), 'one large triangle: 64 panels');
   assert.ok(!takes({ m: 64, n: 64, count: 1023 }), 'fewer panels than the table asks');
-  assert.ok(!takes({ m: 64, n: 64, count: 4096, side: 'right' }) && !takes({ m: 64, n: 64, count: 4096, dtype: 'float32' }));
-  assert.ok(!takes({ m: 64, n: 64, count: 4096 }, { trmmMma: false }) && !takes({ m: 64, n: 64, count: 4096 }, { leafMax: 16 }));
-  assert.ok(takes({ m: 7, n: 3, count: 1 }, { trmmMma: true }));
-  assert.ok(!trmmMmaTakes({ ...base, m: 64, n: 64, count: 4096 }, defaultTrsmTuning), 'no table: only where forced');
+  assert.ok(!takes({ m: 64, n: 64, count: 4096, side: 'right' }) && takes({ m: 64, n: 64, count: 4096, dtype: 'float32' }));
+  assert.ok(!takes({ m: 31, n: 31, count: 65536, dtype: 'float32' }) && !takes({ m: 64, n: 64, count: 1023, dtype: 'float32' }));
+  assert.ok(!takes({ m: 64, n: 64, count: 4096 }, { trmmProduct: false }) && !takes({ m: 64, n: 64, count: 4096 }, { leafMax: 16 }));
+  assert.ok(takes({ m: 7, n: 3, count: 1 }, { trmmProduct: true }));
+  assert.ok(!trmmProductTakes({ ...base, m: 64, n: 64, count: 4096 }, defaultTrsmTuning), 'no table: only where forced');
   // The table's tiles by order, with the problem's operand form; trsm never takes it.
-  const tiles = (m: number, transA: 'N' | 'T', kind: 'strided' | 'pointer' = 'strided') => planTrsm({ ...base, transA, kind, m, n: m, count: 1 << 20 }, sm90).mma?.params;
+  const tiles = (m: number, transA: 'N' | 'T', kind: 'strided' | 'pointer' = 'strided') => planTrsm({ ...base, transA, kind, m, n: m, count: 1 << 20 }, sm90).product?.params as MmaGemmParams | undefined;
   assert.deepEqual([32, 33, 96, 97, 512].map((m) => { const p = tiles(m, 'N')!; return `${p.bm}x${p.bn}x${p.bk}s${p.stages}`; }),
     ['32x32x16s3', '32x64x16s3', '32x64x16s3', '64x64x16s4', '64x64x16s4']);
   const t = tiles(128, 'T', 'pointer')!;
   assert.ok(t.transA === 'T' && t.betaZero && t.layouts.a.kind === 'pointer' && t.layouts.c.kind === 'pointer' && t.doubleBuffer === undefined);
   const plan = planTrsm({ ...base, m: 128, n: 128, count: 4096 }, sm90);
-  assert.ok(plan.mma !== undefined && plan.steps.length === 0);
-  assert.equal(planTrsm({ ...base, op: 'trsm', m: 128, n: 128, count: 4096 }, sm90).mma, undefined);
-  assert.deepEqual(planTrsm({ ...base, m: 128, n: 128, count: 4096 }, defaultTrsmTuning, { force: { trmmMma: true } }).mma, {});
+  assert.ok(plan.product !== undefined && plan.steps.length === 0);
+  assert.equal(planTrsm({ ...base, op: 'trsm', m: 128, n: 128, count: 4096 }, sm90).product, undefined);
+  assert.deepEqual(planTrsm({ ...base, m: 128, n: 128, count: 4096 }, defaultTrsmTuning, { force: { trmmProduct: true } }).product, {});
+  // float32: the tiled kernel's bands, by transpose.
+  const tiled = (m: number, transA: 'N' | 'T') => {
+    const p = planTrsm({ ...base, dtype: 'float32', transA, m, n: m, count: 1 << 20 }, sm90).product?.params;
+    assert.ok(p !== undefined && p.variant === 'tiled' && p.dtype === 'float32' && p.betaZero && p.transB === 'N');
+    return `${p.bm}x${p.bn}x${p.bk}t${p.tm}`;
+  };
+  assert.deepEqual([32, 40, 48, 49, 128, 129, 512].map((m) => tiled(m, 'N')), ['32x32x16t4', '48x48x16t4', '48x48x16t4', '32x32x16t4', '32x32x16t4', '64x64x16t8', '64x64x16t8']);
+  assert.deepEqual([32, 96, 97, 128, 129, 512].map((m) => tiled(m, 'T')), ['32x32x16t4', '32x32x16t4', '64x128x8t8', '64x128x8t8', '64x64x16t8', '64x64x16t8']);
 });
 
 // ---- The plan on the CPU -------------------------------------------------------------------

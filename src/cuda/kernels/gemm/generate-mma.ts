@@ -38,10 +38,10 @@
  */
 import type { DType } from '../../../core/dtype.js';
 import type { KernelSource } from '../../runtime/types.js';
-import { matrixPointer, operandParameters } from '../common/batch-pointer.js';
+import { operandParameters } from '../common/batch-pointer.js';
 import { precisionPrelude } from '../common/precision.js';
 import { layoutTag } from './generate-small.js';
-import { tileBlockPrologue, triangleGuard, triangleTag, type KernelFrame } from './tile-prologue.js';
+import { tileBlockPrologue, triangleGuard, triangleTag, triangularTag, triangularWalkFrame, type KernelFrame } from './tile-prologue.js';
 import type { GemmKernelShape, MmaGemmParams, TriangularOperand } from './params.js';
 
 /** Row length (doubles) of an m- or n-contiguous tile: 2 mod 8 (conflict-free 16-byte reads). */
@@ -92,9 +92,6 @@ export function mmaGemmShape(p: MmaGemmParams): GemmKernelShape {
 function mmaGemmEntry(p: MmaGemmParams): string {
   return `gemm_mma_${p.complex !== undefined ? 'z' : 'd'}${p.transA}${p.transB}_${p.bm}x${p.bn}x${p.bk}_w${p.wm}x${p.wn}_s${p.stages}${p.doubleBuffer === true ? 'd' : ''}${p.minBlocks !== undefined ? `b${p.minBlocks}` : ''}${p.tileGroup !== undefined ? `g${p.tileGroup}` : ''}_k${mmaK(p)}_${layoutTag(p.layouts)}${p.betaZero ? '_b0' : ''}${triangleTag(p.triangle)}${triangularTag(p.triangularA)}`;
 }
-
-/** The entry-name suffix of a triangular op(A) (lower or upper, unit or not). */
-const triangularTag = (t: TriangularOperand | undefined): string => (t === undefined ? '' : `_ta${t.lower ? 'l' : 'u'}${t.unit ? 'u' : 'n'}`);
 
 const mmaK = (p: MmaGemmParams): 4 | 8 | 16 => p.mmaK ?? 8;
 
@@ -274,38 +271,20 @@ export function generateMmaGemm(p: MmaGemmParams): KernelSource {
 }
 
 /**
- * The frame of a triangular op(A) with C = B in place (trmm side left): a block per (matrix,
- * column panel of BN), grid x the panels; it walks the panel's row tiles so that no tile reads a
- * row of B an earlier tile wrote. Lower op(A): row i of the product needs rows p <= i of B, so the
- * last tile first, k over [0, i0 + BM); upper: the first tile first, k over [i0, k). Each tile's k
- * range starts and ends on a multiple of BK (BK divides BM), so no k-step reads a row of B past the
- * range, and the stages that cross the diagonal (B's rows of the tile's own diagonal block) have
- * op(A)'s other triangle zeroed in shared memory (maskTriangle): A's memory there is never used.
- * A zero times an infinite or NaN element of B would spread it to rows the reference's loops never
- * reach, so those stages also move B's non-finite elements out of the product (zeros in the stage,
- * their kind in `special`, a byte an element of the tile) and the tile's close adds their exact
- * terms, op(A)(i, p) B(p, j) for the p the triangle holds, to the elements just written. B and C
- * alias: no __restrict__ on them.
+ * The frame of a triangular op(A) with C = B in place (trmm side left): the tile walk of
+ * tile-prologue.ts (triangularWalkFrame), whose stages that cross the diagonal (B's rows of the
+ * tile's own diagonal block) have op(A)'s other triangle zeroed in shared memory (maskTriangle):
+ * A's memory there is never used. A zero times an infinite or NaN element of B would spread it to
+ * rows the reference's loops never reach, so those stages also move B's non-finite elements out of
+ * the product (zeros in the stage, their kind in `special`, a byte an element of the tile) and the
+ * tile's close adds their exact terms, op(A)(i, p) B(p, j) for the p the triangle holds, to the
+ * elements just written.
  */
 function triangularFrame(p: MmaGemmParams, tri: TriangularOperand): KernelFrame {
-  const l = p.layouts;
+  const walk = triangularWalkFrame(mmaGemmEntry(p), p.layouts, tri);
   return {
-    entry: mmaGemmEntry(p),
-    parameters: `${operandParameters('A', l.a.kind, false)},
-    ${operandParameters('B', l.b.kind, false, 'real', false)},
-    ${operandParameters('C', l.c.kind, true, 'real', false)},
-    int count, real alpha, real beta, int m, int n, int k`,
-    unused: '(void)strideA; (void)strideB; (void)strideC;',
-    prologue: `const int batch = blockIdx.z * gridDim.y + blockIdx.y;
-  if (batch >= count) return;
-  const real* a = ${matrixPointer('A', l.a.kind, 'batch')};
-  const real* b = ${matrixPointer('B', l.b.kind, 'batch')};
-  real* c = ${matrixPointer('C', l.c.kind, 'batch')};
-  const int j0 = blockIdx.x * BN;
-  const int tilesM = (m + BM - 1) / BM;
-  for (int tile = 0; tile < tilesM; ++tile) {
-  const int i0 = (${tri.lower ? 'tilesM - 1 - tile' : 'tile'}) * BM;
-  const int kFirst = ${tri.lower ? '0' : 'i0'}, kEnd = ${tri.lower ? 'min(k, i0 + BM)' : 'k'};
+    ...walk,
+    prologue: `${walk.prologue}
   bool special = false;                     // a non-finite element of B in the diagonal block (block-uniform)`,
     close: `
   if (special) {
@@ -328,9 +307,7 @@ function triangularFrame(p: MmaGemmParams, tri: TriangularOperand): KernelFrame 
       }
       if (any) c[i + (long long)j * ldC] += alpha * extra;
     }
-  }
-  __syncthreads();                          // the shared buffers are free for the next tile's copies
-  }`,
+  }${walk.close}`,
   };
 }
 

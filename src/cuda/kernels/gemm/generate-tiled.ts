@@ -21,8 +21,8 @@ import { operandParameters } from '../common/batch-pointer.js';
 import { byPrecision, dtypeInfo } from '../../../core/dtype-table.js';
 import { elementType, gemmElementBytes, gemmLetter, gemmPrelude, multiplyAdd, opLetters, scalarParameters, scalarSetup, updateElement, zeroElement } from './element.js';
 import { layoutTag } from './generate-small.js';
-import { tileBlockPrologue, triangleGuard, triangleTag, type KernelFrame } from './tile-prologue.js';
-import type { GemmKernelShape, TiledGemmParams } from './params.js';
+import { tileBlockPrologue, triangleGuard, triangleTag, triangularTag, triangularWalkFrame, type KernelFrame } from './tile-prologue.js';
+import type { GemmKernelShape, TiledGemmParams, TriangularOperand } from './params.js';
 
 interface TiledLayout {
   /** Row lengths (elements) of the k-major shared tiles. */
@@ -50,7 +50,7 @@ export function tiledGemmShape(p: TiledGemmParams): GemmKernelShape {
 function tiledGemmEntry(p: TiledGemmParams): string {
   const ops = opLetters(p);
   return `gemm_tiled_${gemmLetter(p)}${ops.a}${ops.b}_${p.bm}x${p.bn}x${p.bk}`
-    + `_t${p.tm}x${p.tn}_${layoutTag(p.layouts)}${p.betaZero ? '_b0' : ''}${triangleTag(p.triangle)}`;
+    + `_t${p.tm}x${p.tn}_${layoutTag(p.layouts)}${p.betaZero ? '_b0' : ''}${triangleTag(p.triangle)}${triangularTag(p.triangularA)}`;
 }
 
 function validateTiledParams(p: TiledGemmParams): void {
@@ -66,6 +66,12 @@ function validateTiledParams(p: TiledGemmParams): void {
     // Dense only changes the small kernel's loads; the tiled kernel ignores it, so it must be off
     // to keep one source per distinct kernel.
     bad('dense layouts are not used by the tiled kernel');
+  }
+  if (p.triangularA !== undefined) {
+    if (p.complex !== undefined || p.triangle !== undefined) bad('a triangular op(A) takes real data and a whole C');
+    if (!p.betaZero) bad('a triangular op(A) overwrites B in place: beta = 0');
+    if (p.bm % p.bk !== 0) bad('a triangular op(A) needs bk to divide bm (k-steps end at the tile\'s diagonal)');
+    if (p.transB !== 'N') bad('a triangular op(A) multiplies B as stored (transB N)');
   }
 }
 
@@ -148,6 +154,7 @@ function minBlocks(p: TiledGemmParams): number {
 /** Pure: the same parameters always give the same source. */
 export function generateTiledGemm(p: TiledGemmParams): KernelSource {
   const E = elementType(p);
+  if (p.triangularA !== undefined) return tiledGemmSource(p, triangularWalkFrame(tiledGemmEntry(p), p.layouts, p.triangularA));
   return tiledGemmSource(p, {
     entry: tiledGemmEntry(p),
     parameters: `${operandParameters('A', p.layouts.a.kind, false, E)},
@@ -157,6 +164,25 @@ export function generateTiledGemm(p: TiledGemmParams): KernelSource {
     unused: '(void)strideA; (void)strideB; (void)strideC;',
     prologue: tileBlockPrologue(p.layouts, p.triangle, undefined, E),
   });
+}
+
+/**
+ * A k-step of a triangular op(A) (C = B in place, the tile walk of tile-prologue.ts): the steps in
+ * the tile's diagonal block (rows p0 ... p0 + BK - 1 of B, block-uniform) take op(A)(i, p) B(p, j)
+ * only for the p the triangle holds, by a select, not a zero in A's stage: A's memory outside the
+ * triangle is never used, and a zero times an infinite or NaN element of B would spread it to rows
+ * the reference's loops never reach. The other steps are the plain product.
+ */
+function triangularStep(tri: TriangularOperand, products: (indent: string, guard?: (f: string) => string) => string): string {
+  const p0 = 'kFirst + s * BK';
+  const guard = (f: string): string => `const int i = i0 + V * tx + (${f} / V) * V * TX + ${f} % V, p = ${p0} + q;
+          const bool in = ${tri.lower ? 'p <= i' : 'p >= i'};
+          const real av = ${tri.unit ? `p == i ? real(1) : fa[${f}]` : `fa[${f}]`};`;
+  return `    if (${tri.lower ? `${p0} + BK > i0` : `${p0} < i0 + BM`}) {     // the tile's diagonal block
+${products('  ', guard)}
+    } else {
+${products('  ')}
+    }`;
 }
 
 /** The tiled kernel inside a frame (the uniform one above, or a variable batch's class kernel). */
@@ -172,6 +198,33 @@ export function tiledGemmSource(p: TiledGemmParams, frame: KernelFrame): KernelS
   const fetchA = fetchOf('A', p.transA === 'T');
   const fetchB = fetchOf('B', p.transB === 'N');
   const update = (x: string, at: string): string => updateElement(p, x, at);
+  const tri = p.triangularA;
+  // The k range: the whole of k, or a triangular op(A)'s tile range (the frame's kFirst, kEnd).
+  const first = tri === undefined ? '0' : 'kFirst';
+  // One k-step's products of the staged tiles. With a guard, each accumulator row f (row V tx + (f / V) V TX + f % V
+  // of the tile) takes its term only where the guard's 'in' holds, with the factor 'av' it defines.
+  const stepProducts = (indent: string, guard?: (f: string) => string): string => `${indent}    #pragma unroll
+${indent}    for (int q = 0; q < BK; ++q) {
+${indent}      ${E} fa[TM], fb[TN];
+${indent}      #pragma unroll
+${indent}      for (int ii = 0; ii < TM / V; ++ii) {
+${indent}        const vec x = *reinterpret_cast<const vec*>(&tA[q * LDSA + ii * V * TX]);
+${indent}        #pragma unroll
+${indent}        for (int u = 0; u < V; ++u) fa[ii * V + u] = comp(x, u);
+${indent}      }
+${indent}      #pragma unroll
+${indent}      for (int jj = 0; jj < TN / V; ++jj) {
+${indent}        const vec x = *reinterpret_cast<const vec*>(&tB[q * LDSB + jj * V * TY]);
+${indent}        #pragma unroll
+${indent}        for (int u = 0; u < V; ++u) fb[jj * V + u] = comp(x, u);
+${indent}      }
+${indent}      #pragma unroll
+${indent}      for (int ii = 0; ii < TM; ++ii)${guard === undefined ? '' : ` {
+${indent}        ${guard('ii')}`}
+${indent}        #pragma unroll
+${indent}        for (int jj = 0; jj < TN; ++jj) acc[ii][jj] = ${guard === undefined ? multiplyAdd(p, 'fa[ii]', 'fb[jj]', 'acc[ii][jj]') : `in ? ${multiplyAdd(p, 'av', 'fb[jj]', 'acc[ii][jj]')} : acc[ii][jj]`};${guard === undefined ? '' : `
+${indent}      }`}
+${indent}    }`;
   // A 16-byte vector: of V reals (the built-in double2 / float4), or of V complex pairs.
   const vector = p.complex === undefined
     ? `typedef ${dtypeInfo(p.dtype).cuda.vector.type} vec;
@@ -232,37 +285,18 @@ ${stashCode(fetchB)}
     #pragma unroll
     for (int jj = 0; jj < TN; ++jj) acc[ii][jj] = ${zeroElement(p)};
 
-  const int steps = (k + BK - 1) / BK;
+  ${tri === undefined ? 'const int steps = (k + BK - 1) / BK;' : 'const int steps = (kEnd - kFirst + BK - 1) / BK;'}
   if (steps > 0) {
-    fetch(0);
+    fetch(${first});
     stash(0);
     __syncthreads();
   }
   for (int s = 0; s < steps; ++s) {
     const int buf = s & 1;
-    if (s + 1 < steps) fetch((s + 1) * BK);   // in flight while this step computes
+    if (s + 1 < steps) fetch(${first === '0' ? '' : `${first} + `}(s + 1) * BK);   // in flight while this step computes
     const ${E}* tA = sA + buf * BK * LDSA + V * tx;
     const ${E}* tB = sB + buf * BK * LDSB + V * ty;
-    #pragma unroll
-    for (int q = 0; q < BK; ++q) {
-      ${E} fa[TM], fb[TN];
-      #pragma unroll
-      for (int ii = 0; ii < TM / V; ++ii) {
-        const vec x = *reinterpret_cast<const vec*>(&tA[q * LDSA + ii * V * TX]);
-        #pragma unroll
-        for (int u = 0; u < V; ++u) fa[ii * V + u] = comp(x, u);
-      }
-      #pragma unroll
-      for (int jj = 0; jj < TN / V; ++jj) {
-        const vec x = *reinterpret_cast<const vec*>(&tB[q * LDSB + jj * V * TY]);
-        #pragma unroll
-        for (int u = 0; u < V; ++u) fb[jj * V + u] = comp(x, u);
-      }
-      #pragma unroll
-      for (int ii = 0; ii < TM; ++ii)
-        #pragma unroll
-        for (int jj = 0; jj < TN; ++jj) acc[ii][jj] = ${multiplyAdd(p, 'fa[ii]', 'fb[jj]', 'acc[ii][jj]')};
-    }
+${tri === undefined ? stepProducts('') : triangularStep(tri, stepProducts)}
     if (s + 1 < steps) stash(buf ^ 1);        // the other buffer: last read before the previous barrier
     __syncthreads();
   }

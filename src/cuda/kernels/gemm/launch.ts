@@ -7,7 +7,7 @@
  */
 import { batchCount, type Batch } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
-import { dtypeInfo, isDType } from '../../../core/dtype-table.js';
+import { byPrecision, dtypeInfo, isDType } from '../../../core/dtype-table.js';
 import type { Uplo } from '../../../core/enums.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { GemmRequest, Op } from '../../../core/ops.js';
@@ -22,7 +22,7 @@ import { generateSmallGemm, smallGemmShape } from './generate-small.js';
 import { generateMmaGemm, mmaGemmShape, MMA_DTYPE } from './generate-mma.js';
 import { generateTiledGemm, tiledGemmShape } from './generate-tiled.js';
 import { generateTmaGemm, tmaGemmShape, tmaOperandFits, tmaOperandMap, type TmaOperandLayout } from './generate-tma.js';
-import type { GemmOperandLayouts, GemmParams, GemmVariant, MmaGemmParams, OperandLayout, TmaGemmParams, TriangularOperand } from './params.js';
+import type { GemmOperandLayouts, GemmParams, GemmVariant, MmaGemmParams, OperandLayout, TiledGemmParams, TmaGemmParams, TriangularOperand } from './params.js';
 import { planGemm, tmaTakes, type GemmProblem } from './plan.js';
 import { blocksPerSM } from '../../model/occupancy.js';
 import { tmaRoutesFor, type GemmTuning, type TmaRoute } from '../../model/tuning/index.js';
@@ -45,9 +45,10 @@ export interface GemmCudaOptions {
   readonly tmaRoutes?: readonly TmaRoute[];
   /**
    * op(A) is this triangle (its other triangle never read; ones on a unit diagonal) and C is B,
-   * overwritten in place: trmm side left, C := alpha op(A) C, in one launch of the tensor-core
-   * design (generate-mma.ts triangularFrame). beta must be 0, A square, and the plan (or the forced
-   * parameters) the mma kernel: float64 real data (`triangularTakes`).
+   * overwritten in place: trmm side left, C := alpha op(A) C, in one launch (the tile walk of
+   * tile-prologue.ts): float64 on the tensor-core design (generate-mma.ts), float32 on the tiled one
+   * (generate-tiled.ts). beta must be 0, A square, real data; forced parameters must be of that
+   * design (`triangularTakes`).
    */
   readonly triangularA?: TriangularOperand;
 }
@@ -179,7 +180,7 @@ function launchGemm(dev: GpuDevice, s: GemmScalars, a: GemmOperand, b: GemmOpera
       ? plannedFor(dev, problem)
       : planGemm(dev.info, problem, { variant: k === 0 && forced === 'small' ? 'tiled' : forced, tuning: opts.tuning, tmaRoutes: opts.tmaRoutes });
   const params = opts.triangularA !== undefined
-    ? triangularParams(problem, triangularTakes(planned) ? planned : planGemm(dev.info, problem, { variant: 'mma', tuning: opts.tuning }), opts.triangularA)
+    ? triangularParams(problem, triangularTakes(planned) ? planned : planGemm(dev.info, problem, { variant: triangularVariant(problem.dtype), tuning: opts.tuning }), opts.triangularA)
     : opts.triangle === undefined ? planned : triangleParams(dev, problem, planned, opts.triangle);
   const kernel = kernelFor(dev, 'gemm', params, () => gemmSource(params));
   if (params.variant === 'tma') {
@@ -205,7 +206,7 @@ function launchGemm(dev: GpuDevice, s: GemmScalars, a: GemmOperand, b: GemmOpera
   } else {
     const shape = params.variant === 'tiled' ? tiledGemmShape(params) : mmaGemmShape(params);
     // A triangular op(A): a block per column panel of C, which walks the panel's row tiles itself.
-    const tiles = (params.variant === 'mma' && params.triangularA !== undefined ? 1 : Math.ceil(m / params.bm)) * Math.ceil(s.n / params.bn);
+    const tiles = (params.triangularA !== undefined ? 1 : Math.ceil(m / params.bm)) * Math.ceil(s.n / params.bn);
     const y = Math.min(s.count, GRID_YZ_MAX);
     config = { grid: [tiles, y, Math.ceil(s.count / y)], block: [shape.threads, 1, 1], sharedBytes: shape.sharedBytes };
     args.push(arg.i32(m), arg.i32(s.n), arg.i32(embedded ? 2 * k : k));
@@ -278,31 +279,43 @@ function triangleParams(dev: GpuDevice, problem: GemmProblem, planned: GemmParam
 }
 
 /** Triangular variants of planned parameter objects, made once per plan object and triangle (as triangleVariants). */
-const triangularVariants = new WeakMap<GemmParams, Map<string, MmaGemmParams>>();
+const triangularVariants = new WeakMap<GemmParams, Map<string, TriangularParams>>();
+
+/** The designs that take a triangular op(A). */
+type TriangularParams = MmaGemmParams | TiledGemmParams;
+
+/** The design of a triangular op(A) by precision: float64 the tensor cores, float32 the CUDA cores (exact: no TF32). */
+const triangularVariant = (dtype: DType): TriangularParams['variant'] => byPrecision(dtype, { double: 'mma', single: 'tiled' });
 
 /**
- * Whether a product of this data type and plan runs with a triangular op(A): the mma kernel's
- * plain pipeline (its fragments double-buffered or not), real float64, whole C.
+ * Whether a product of this plan runs with a triangular op(A): real data on its precision's design
+ * (the mma kernel's plain pipeline, its fragments double-buffered or not; the tiled kernel), whole C,
+ * k-steps that end on a tile's diagonal (bk divides bm).
  */
-function triangularTakes(params: GemmParams): params is MmaGemmParams {
-  return params.variant === 'mma' && params.complex === undefined && params.triangle === undefined && params.bm % params.bk === 0;
+function triangularTakes(params: GemmParams): params is TriangularParams {
+  return params.variant === triangularVariant(params.dtype) && (params.variant === 'mma' || params.variant === 'tiled')
+    && params.complex === undefined && params.triangle === undefined && params.bm % params.bk === 0;
 }
 
-/** The plan's parameters with op(A) triangular: the mma kernel without tile groups or double-buffered fragments. */
-function triangularParams(problem: GemmProblem, planned: GemmParams, tri: TriangularOperand): MmaGemmParams {
+/** The plan's parameters with op(A) triangular (the mma kernel without tile groups or double-buffered fragments). */
+function triangularParams(problem: GemmProblem, planned: GemmParams, tri: TriangularOperand): TriangularParams {
   if (problem.m !== problem.k) throw new MyriadError('INVALID_ARGUMENT', `a triangular op(A) needs m = k, got ${problem.m} x ${problem.k}`, 'a');
   if (!problem.betaZero) throw new MyriadError('INVALID_ARGUMENT', 'a triangular op(A) overwrites C in place: beta must be 0', 'beta');
-  if (problem.dtype !== MMA_DTYPE || problem.complex !== undefined)
-    throw new MyriadError('UNSUPPORTED', `a triangular op(A) runs on the mma kernel: real float64, got ${problem.dtype}${problem.complex === undefined ? '' : ' (complex)'}`, 'a');
+  if (problem.complex !== undefined) throw new MyriadError('UNSUPPORTED', `a triangular op(A) takes real data, got complex ${problem.dtype}`, 'a');
+  const variant = triangularVariant(problem.dtype);
+  const shape = planned.variant === 'mma' || planned.variant === 'tiled' ? ` of bm ${planned.bm}, bk ${planned.bk}` : '';
   if (!triangularTakes(planned))
-    throw new MyriadError('UNSUPPORTED', `a triangular op(A) runs on the mma kernel (real float64), not the ${planned.variant} kernel`, 'a');
+    throw new MyriadError('UNSUPPORTED', `a triangular op(A) of ${problem.dtype} runs on the ${variant} kernel with bk dividing bm, not the ${planned.variant} kernel${shape}`, 'variant');
   let variants = triangularVariants.get(planned);
   if (variants === undefined) triangularVariants.set(planned, (variants = new Map()));
   const key = `${tri.lower ? 'l' : 'u'}${tri.unit ? 'u' : 'n'}`;
   let params = variants.get(key);
   if (params === undefined) {
-    const { tileGroup: _tileGroup, doubleBuffer: _doubleBuffer, ...plain } = planned;
-    variants.set(key, (params = { ...plain, triangularA: tri }));
+    if (planned.variant === 'mma') {
+      const { tileGroup: _tileGroup, doubleBuffer: _doubleBuffer, ...plain } = planned;
+      params = { ...plain, triangularA: tri };
+    } else params = { ...planned, triangularA: tri };
+    variants.set(key, params);
   }
   return params;
 }

@@ -68,6 +68,11 @@ export interface SmallGemmParams extends GemmCommon {
  */
 export interface TiledGemmParams extends GemmCommon, TiledConfig {
   readonly variant: 'tiled';
+  /**
+   * op(A) is triangular and C is B, overwritten in place: trmm side left as one launch on the CUDA
+   * cores (generate-tiled.ts), as MmaGemmParams.triangularA on the tensor cores. Absent: a plain product.
+   */
+  readonly triangularA?: TriangularOperand;
 }
 
 /**

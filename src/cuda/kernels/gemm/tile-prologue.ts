@@ -6,8 +6,8 @@
  * a tile wholly outside it returns here, and `triangleGuard` is the test of one element of C.
  */
 import type { Uplo } from '../../../core/enums.js';
-import { matrixPointer } from '../common/batch-pointer.js';
-import type { GemmOperandLayouts } from './params.js';
+import { matrixPointer, operandParameters } from '../common/batch-pointer.js';
+import type { GemmOperandLayouts, TriangularOperand } from './params.js';
 
 /**
  * `tileGroup`: the tiles in groups of that many tile rows (for one large C; the extra index
@@ -48,6 +48,42 @@ export function tileOrder(tileGroup?: number, index = 'blockIdx.x'): string {
   const int i0 = (first + local % groupRows) * BM;
   const int j0 = (local / groupRows) * BN;`;
 }
+
+/**
+ * The opening of a triangular op(A) with C = B in place (trmm side left; the tiled and tensor-core
+ * designs): a block per (matrix, column panel of BN), grid x the panels, which walks the panel's row
+ * tiles so that no tile reads a row of B an earlier tile wrote. Lower op(A): row i of the product
+ * needs rows p <= i of B, so the last tile first, k over [kFirst, kEnd) = [0, i0 + BM); upper: the
+ * first tile first, k over [i0, k). BK divides BM, so every k-step lies wholly inside the tile's
+ * diagonal block or wholly outside it. The prologue opens the tile loop, the close ends it.
+ */
+export function triangularWalkFrame(entry: string, layouts: GemmOperandLayouts, tri: TriangularOperand): KernelFrame {
+  return {
+    entry,
+    // B and C alias: no __restrict__ on them.
+    parameters: `${operandParameters('A', layouts.a.kind, false)},
+    ${operandParameters('B', layouts.b.kind, false, 'real', false)},
+    ${operandParameters('C', layouts.c.kind, true, 'real', false)},
+    int count, real alpha, real beta, int m, int n, int k`,
+    unused: '(void)strideA; (void)strideB; (void)strideC;',
+    prologue: `const int batch = blockIdx.z * gridDim.y + blockIdx.y;
+  if (batch >= count) return;
+  const real* a = ${matrixPointer('A', layouts.a.kind, 'batch')};
+  const real* b = ${matrixPointer('B', layouts.b.kind, 'batch')};
+  real* c = ${matrixPointer('C', layouts.c.kind, 'batch')};
+  const int j0 = blockIdx.x * BN;
+  const int tilesM = (m + BM - 1) / BM;
+  for (int tile = 0; tile < tilesM; ++tile) {
+  const int i0 = (${tri.lower ? 'tilesM - 1 - tile' : 'tile'}) * BM;
+  const int kFirst = ${tri.lower ? '0' : 'i0'}, kEnd = ${tri.lower ? 'min(k, i0 + BM)' : 'k'};`,
+    close: `
+  __syncthreads();                          // the shared buffers are free for the next tile's copies
+  }`,
+  };
+}
+
+/** The entry-name suffix of a triangular op(A) (lower or upper, unit or not). */
+export const triangularTag = (t: TriangularOperand | undefined): string => (t === undefined ? '' : `_ta${t.lower ? 'l' : 'u'}${t.unit ? 'u' : 'n'}`);
 
 /** ` && <C(row, col) is in the triangle>`, or nothing without one (the text is then unchanged). */
 export function triangleGuard(triangle: Uplo | undefined, row: string, col: string): string {

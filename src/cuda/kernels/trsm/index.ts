@@ -12,7 +12,7 @@ export { trmmPipelinedSource, pipelinedOrder, pipelinedSharedBytes, pipelinedTil
 export { trsmZeroSource } from './generate-zero.js';
 export { trsmChainSource, trsmChainSharedBytes, chainSyncInts, CHAIN_NB, CHAIN_THREADS, CHAIN_RHS_MAX } from './generate-chain.js';
 export { trsmDiagonalSource, trsmCopySource, BLOCKS_THREADS } from './generate-blocks.js';
-export { planTrsm, opLower, trmmMmaTakes, defaultTrmmLeaf, trmmLeafFor, PIPELINED_LEAF_MAX, PIPELINED_STAGES, chainRhs, invertsBlocks, invertedElements, recursionSteps, leafChunk, leafShape, registerLeafShape, solvesForward, type TrsmProblem } from './plan.js';
+export { planTrsm, opLower, trmmProductTakes, defaultTrmmLeaf, trmmLeafFor, PIPELINED_LEAF_MAX, PIPELINED_STAGES, chainRhs, invertsBlocks, invertedElements, recursionSteps, leafChunk, leafShape, registerLeafShape, solvesForward, type TrsmProblem } from './plan.js';
 export { updateRequest, invertedLeaf, leafOffsets } from './blocks.js';
 export { trmmCuda, type TrsmOptions } from './launch.js';
 export { trsmCuda } from './launch-trsm.js';

@@ -101,10 +101,10 @@ function triangularGroup(
   const plan = opts.tuning === undefined && opts.force === undefined
     ? plannedOnce(dev, `${op}/${r.side}${r.uplo}${r.transA}${r.diag}/${dtype}/${g.m},${g.n},${g.count}/${kind}`, planNow)
     : planNow();
-  if (plan.mma !== undefined) {
-    // One launch: B := alpha op(A) B in place on the tensor cores (the gemm family's triangular op(A)).
+  if (plan.product !== undefined) {
+    // One launch: B := alpha op(A) B in place (the gemm family's triangular op(A)).
     gemmCuda(dev, { transA: r.transA, transB: 'N', alpha: r.alpha, beta: 0, a: g.a, b: g.b, c: g.b }, {
-      triangularA: { lower: opLower(r), unit: r.diag === 'unit' }, ...(plan.mma.params === undefined ? {} : { variant: plan.mma.params }),
+      triangularA: { lower: opLower(r), unit: r.diag === 'unit' }, ...(plan.product.params === undefined ? {} : { variant: plan.product.params }),
     });
     return;
   }

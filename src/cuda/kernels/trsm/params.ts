@@ -6,7 +6,7 @@ import type { DType } from '../../../core/dtype.js';
 import type { Diag, Side, Uplo } from '../../../core/enums.js';
 import type { Op } from '../../../core/ops.js';
 import type { OperandKind } from '../common/batch-pointer.js';
-import type { MmaGemmParams } from '../gemm/index.js';
+import type { MmaGemmParams, TiledGemmParams } from '../gemm/index.js';
 
 /** What the family computes: trsm (B := alpha op(A)^-1 B, ...) or trmm (B := alpha op(A) B, ...). */
 export type TriangularOp = 'trsm' | 'trmm';
@@ -150,11 +150,12 @@ export interface TrsmPlan {
   /** trmm, side left: present where the leaves run the pipelined kernel (generate-pipelined.ts), with its stages; `shapes` is then empty. */
   readonly pipelined?: { readonly stages: number };
   /**
-   * trmm, side left, float64: present where the whole product is one launch of the gemm family's
-   * tensor-core kernel with a triangular op(A), in place (GemmCudaOptions.triangularA), with the
-   * kernel's parameters from the table (absent: the gemm planner's); `steps` and `shapes` are then empty.
+   * trmm, side left: present where the whole product is one launch of the gemm family's kernel with
+   * a triangular op(A), in place (GemmCudaOptions.triangularA: float64 on the tensor cores, float32
+   * on the CUDA cores), with the kernel's parameters from the table (absent: the gemm planner's);
+   * `steps` and `shapes` are then empty.
    */
-  readonly mma?: { readonly params?: MmaGemmParams };
+  readonly product?: { readonly params?: MmaGemmParams | TiledGemmParams };
 }
 
 /** trmm's leaf kernels (TrsmForce.trmmLeaf). */
@@ -181,8 +182,8 @@ export interface TrsmForce {
   readonly pipelinedStages?: number;
   /** Side left with few right-hand sides: the flag-chained substitution (true, where it applies) or never (false), whatever m. */
   readonly chain?: boolean;
-  /** trmm: the whole product on the tensor cores in one launch (true, where it applies: side left, float64) or never (false). */
-  readonly trmmMma?: boolean;
+  /** trmm: the whole product in one launch of the gemm family's triangular op(A) (true, where it applies: side left) or never (false). */
+  readonly trmmProduct?: boolean;
 }
 
 /**

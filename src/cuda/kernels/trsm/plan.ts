@@ -19,7 +19,7 @@ import { LEAF_MAX_THREADS } from './generate-leaf.js';
 import { PIPELINED_MAX, PIPELINED_STAGES_MAX } from './generate-pipelined.js';
 import { PRODUCT_LEAF_MAX } from './generate-product-leaf.js';
 import { REGISTER_LEAF_LANES, REGISTER_LEAF_MAX, REGISTER_LEAF_WARPS, registerLeafOrder, registerLeafWarpElements } from './generate-register-leaf.js';
-import type { MmaGemmParams } from '../gemm/index.js';
+import type { MmaGemmParams, TiledGemmParams } from '../gemm/index.js';
 import type { Span, TriangularOp, TrmmLeaf, TrmmRegisterLeafShape, TrsmForce, TrsmLeafShape, TrsmPlan, TrsmStep, TrsmVariant } from './params.js';
 
 export interface TrsmProblem extends TrsmVariant {
@@ -219,38 +219,45 @@ export function chainRhs(problem: Omit<TrsmProblem, 'sharedLimit' | 'kind'>, tun
 }
 
 /**
- * Whether trmm runs as one launch of the tensor-core product with a triangular op(A)
- * (TrsmPlan.mma): side left, float64, forced (`trmmMma`) or by the table's `trmmMma` where the
- * triangle's order is at least its `from` and the batch has at least its `panels` column panels of
- * 64 (a block walks one panel's row tiles in turn: one large triangle would leave SMs idle).
+ * Whether trmm runs as one launch of the gemm family's product with a triangular op(A)
+ * (TrsmPlan.product; float64 on the tensor cores, float32 on the CUDA cores): side left, forced
+ * (`trmmProduct`) or by the precision's `trmmProduct` table where the triangle's order is at least
+ * its `from` and the batch has at least its `panels` column panels of 64 (a block walks one panel's
+ * row tiles in turn: one large triangle would leave SMs idle).
  */
-export function trmmMmaTakes(problem: Pick<TrsmProblem, 'op' | 'side' | 'dtype' | 'm' | 'n' | 'count'>, tuning: TrsmTuning, force: TrsmForce = {}): boolean {
-  if (problem.op !== 'trmm' || problem.side !== 'left' || !byPrecision(problem.dtype, { double: true, single: false }) || force.trmmMma === false) return false;
-  if (force.trmmMma === true) return true;
-  const table = tuning.trmmMma;
-  return table !== undefined && !forcedBesides(force, 'trmmMma') && problem.m >= table.from && problem.count * Math.ceil(problem.n / 64) >= table.panels;
+export function trmmProductTakes(problem: Pick<TrsmProblem, 'op' | 'side' | 'dtype' | 'm' | 'n' | 'count'>, tuning: TrsmTuning, force: TrsmForce = {}): boolean {
+  if (problem.op !== 'trmm' || problem.side !== 'left' || force.trmmProduct === false) return false;
+  if (force.trmmProduct === true) return true;
+  const table = byPrecision<{ readonly from: number; readonly panels: number } | undefined>(problem.dtype, { double: tuning.trmmProduct?.double, single: tuning.trmmProduct?.single });
+  return table !== undefined && !forcedBesides(force, 'trmmProduct') && problem.m >= table.from && problem.count * Math.ceil(problem.n / 64) >= table.panels;
 }
 
 /**
- * The tensor-core product's parameters for trmm side left (op(A) of order t): the table's tiles for
- * the transpose, or (no table: forced on another architecture) the gemm planner's, made there.
+ * The one-launch product's parameters for trmm side left (op(A) of order t): the precision's table's
+ * tiles for the transpose, or (no table: forced where none is) the gemm planner's, made there.
  */
-function trmmMmaParams(problem: TrsmProblem, tuning: TrsmTuning): MmaGemmParams | undefined {
-  const band = tuning.trmmMma?.tiles[problem.transA].find((b) => problem.m <= b.maxDim);
-  if (band === undefined) return undefined;
+function trmmProductParams(problem: TrsmProblem, tuning: TrsmTuning): MmaGemmParams | TiledGemmParams | undefined {
   const layout = { kind: problem.kind, dense: false };
-  return {
-    variant: 'mma', dtype: problem.dtype, transA: problem.transA, transB: 'N', betaZero: true,
-    layouts: { a: layout, b: layout, c: layout }, ...band.config,
-  };
+  const common = { dtype: problem.dtype, transA: problem.transA, transB: 'N', betaZero: true, layouts: { a: layout, b: layout, c: layout } } as const;
+  const inBand = (b: { readonly maxDim: number }): boolean => problem.m <= b.maxDim;
+  return byPrecision<() => MmaGemmParams | TiledGemmParams | undefined>(problem.dtype, {
+    double: () => {
+      const band = tuning.trmmProduct?.double?.tiles[problem.transA].find(inBand);
+      return band === undefined ? undefined : { variant: 'mma', ...common, ...band.config };
+    },
+    single: () => {
+      const band = tuning.trmmProduct?.single?.tiles[problem.transA].find(inBand);
+      return band === undefined ? undefined : { variant: 'tiled', ...common, ...band.config };
+    },
+  })();
 }
 
 export function planTrsm(problem: TrsmProblem, tuning: TrsmTuning, options: { readonly force?: TrsmForce } = {}): TrsmPlan {
   const { op, dtype, side, uplo, transA, diag, kind } = problem;
   const force = options.force ?? {};
-  if (trmmMmaTakes(problem, tuning, force)) {
-    const params = trmmMmaParams(problem, tuning);
-    return { leaf: { op, dtype, side, uplo, transA, diag, kind }, steps: [], shapes: new Map(), mma: params === undefined ? {} : { params } };
+  if (trmmProductTakes(problem, tuning, force)) {
+    const params = trmmProductParams(problem, tuning);
+    return { leaf: { op, dtype, side, uplo, transA, diag, kind }, steps: [], shapes: new Map(), product: params === undefined ? {} : { params } };
   }
   const left = side === 'left';
   const t = left ? problem.m : problem.n;

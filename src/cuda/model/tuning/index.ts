@@ -36,7 +36,7 @@ export type { ComplexGemmTuning, GemmTuning, GemmTuningOverrides, TiledBand, Til
 export { tmaRouteFor, tmaRoutesFor, type TmaRoute, type TmaRouteTable } from './gemm-tma-routes.js';
 export { rowsMinBlocks, rowsOccupancyFor, type RowsOccupancy, type RowsOccupancyTable } from './syev-rows-occupancy.js';
 export type { RoutingThresholds, Tsm2Tuning, Tsm2rTuning, Tsm2lTuning } from './tsm2-types.js';
-export type { TrmmMmaTuning, TrsmTuning } from './trsm-types.js';
+export type { TrmmProductTuning, TrsmTuning } from './trsm-types.js';
 export type { LauumTuning, SyrkTilesBand, SyrkTuning } from './syrk-types.js';
 export type { TrtriTuning } from './trtri-types.js';
 export type { QrTuning } from './qr-types.js';

@@ -1,8 +1,10 @@
 /**
- * trsm's sm_90 overrides: trmm side left in float64 on the tensor cores (kernels/trsm/plan.ts
- * trmmMmaTakes). Measured on an NVIDIA H200, 2026-11-30, `MYRIAD_QUICK_FIRST=0 [TRANS=T] node
- * scripts/probe/trmm-mma.mjs` (left, lower, non-unit, B square, the bench's counts: 2^26 elements of
- * B, median of 7 after 2 warm-ups), ms; the default route of the time is the recursion with its leaves:
+ * trsm's sm_90 overrides: trmm side left as one launch of the gemm family's product with a
+ * triangular op(A) (kernels/trsm/plan.ts trmmProductTakes), float64 on the tensor cores, float32 on
+ * the CUDA cores. Measured on an NVIDIA H200, 2026-11-30, `MYRIAD_QUICK_FIRST=0 [DTYPE=float32]
+ * [TRANS=T] node scripts/probe/trmm-product.mjs` (left, lower, non-unit, B square, the bench's
+ * counts: 2^26 elements of B, median of 7 after 2 warm-ups), ms; the default route of the time is
+ * the recursion with its leaves. float64 (the mma kernel):
  *   op(A) = A:   order 32 0.460 (32 x 32 x 16 tiles) against 0.686; 48 0.585 (32 x 64) / 1.357; 64 0.419
  *                (32 x 64) / 1.104; 96 0.528 (32 x 64; 32 x 32 0.517) / 1.370; 128 0.507 (64 x 64 x 16 w2x2
  *                s4) / 1.392; 192 0.621 / 1.744; 256 0.743 / 1.952; 384 1.035 / 2.480; 512 1.317 / 2.603;
@@ -13,8 +15,19 @@
  * 0.531, 512 1.315 against 1.160): one shape serves both.
  * cuBLAS's dense product of the same operands took 0.432-1.323 ms. The threshold of panels was not
  * swept: the probe's counts (1,024-65,536 panels of 64) took it everywhere.
+ * float32 (the tiled kernel, tm x tn accumulators a thread), best tiles against the recursion:
+ *   op(A) = A:   32 0.574-0.614 (32 x 32 x 16 t4x4) / 0.898-1.060; 48 0.765 (48 x 48 x 16 t4x4; 32 x 32
+ *                0.906) / 1.533; 64 0.616 (32 x 32) / 1.450; 96 0.753 (32 x 32) / 2.696; 128 0.862 (32 x
+ *                64; 32 x 32 0.875) / 2.117; 192 1.135 (64 x 64 x 16 t8x8) / 3.617; 256 1.406 / 2.738;
+ *                384 1.926 / 4.113; 512 2.402 / 3.748;
+ *   op(A) = A^T: 32 0.589 (32 x 32) / 0.963; 48 0.744 (32 x 64; 32 x 32 0.766) / 1.516; 64 0.652 (64 x
+ *                64 t8x8; 32 x 32 0.677) / 1.423; 96 0.798 (32 x 32) / 2.205; 128 0.823 (64 x 128 x 8
+ *                t8x8) / 2.166; 192 1.082 (64 x 64 t8x8; 64 x 128 1.328) / 3.235; 256 1.287 (64 x 128;
+ *                64 x 64 1.347) / 2.770; 512 2.214 (128 x 128 x 8, which spills in some variants; 64 x
+ *                64 2.352) / 3.888.
+ * cuBLAS's sgemmStridedBatched of the same operands: 0.592-2.855 ms.
  */
-import type { MmaBand } from './gemm-types.js';
+import type { MmaBand, TiledBand } from './gemm-types.js';
 import type { TrsmTuning } from './trsm-types.js';
 
 const TRMM_TILES: readonly MmaBand[] = [
@@ -23,6 +36,21 @@ const TRMM_TILES: readonly MmaBand[] = [
   { maxDim: Infinity, config: { bm: 64, bn: 64, bk: 16, wm: 2, wn: 2, stages: 4 } },
 ];
 
+const TRMM_TILED_N: readonly TiledBand[] = [
+  { maxDim: 32, config: { bm: 32, bn: 32, bk: 16, tm: 4, tn: 4 } },
+  { maxDim: 48, config: { bm: 48, bn: 48, bk: 16, tm: 4, tn: 4 } },
+  { maxDim: 128, config: { bm: 32, bn: 32, bk: 16, tm: 4, tn: 4 } },
+  { maxDim: Infinity, config: { bm: 64, bn: 64, bk: 16, tm: 8, tn: 8 } },
+];
+const TRMM_TILED_T: readonly TiledBand[] = [
+  { maxDim: 96, config: { bm: 32, bn: 32, bk: 16, tm: 4, tn: 4 } },
+  { maxDim: 128, config: { bm: 64, bn: 128, bk: 8, tm: 8, tn: 8 } },
+  { maxDim: Infinity, config: { bm: 64, bn: 64, bk: 16, tm: 8, tn: 8 } },
+];
+
 export const sm90TrsmTuning: Partial<TrsmTuning> = {
-  trmmMma: { from: 32, panels: 1024, tiles: { N: TRMM_TILES, T: TRMM_TILES } },
+  trmmProduct: {
+    double: { from: 32, panels: 1024, tiles: { N: TRMM_TILES, T: TRMM_TILES } },
+    single: { from: 32, panels: 1024, tiles: { N: TRMM_TILED_N, T: TRMM_TILED_T } },
+  },
 };

@@ -1,6 +1,6 @@
 /** The batched triangular solve's table (src/cuda/kernels/trsm/). */
 import type { PerDType } from './factor-types.js';
-import type { MmaBand } from './gemm-types.js';
+import type { MmaBand, TiledBand } from './gemm-types.js';
 
 export interface TrsmTuning {
   /** The largest triangle the shared-memory leaf kernel solves; above it the recursion splits. */
@@ -25,18 +25,23 @@ export interface TrsmTuning {
   /** ... and at most this many elements of B (m x n): beyond, each chain's own tile products outweigh the launches it saves. */
   readonly chainMaxElements: number;
   /**
-   * trmm side left, float64, as one launch of the tensor-core product with a triangular op(A)
-   * (kernels/trsm/plan.ts trmmMmaTakes): where absent, only where forced.
+   * trmm side left as one launch of the gemm family's product with a triangular op(A)
+   * (kernels/trsm/plan.ts trmmProductTakes), by precision: double on the tensor cores (the mma
+   * kernel's tiles), single on the CUDA cores (the tiled kernel's). Where a precision is absent,
+   * only where forced.
    */
-  readonly trmmMma?: TrmmMmaTuning;
+  readonly trmmProduct?: {
+    readonly double?: TrmmProductTuning<MmaBand>;
+    readonly single?: TrmmProductTuning<TiledBand>;
+  };
 }
 
-/** Where trmm takes the tensor-core product by default, and its tiles. */
-export interface TrmmMmaTuning {
+/** Where trmm takes the one-launch product by default, and its tiles. */
+export interface TrmmProductTuning<Band extends MmaBand | TiledBand> {
   /** The smallest triangle (order) that takes it. */
   readonly from: number;
   /** The fewest column panels of 64 over the batch (a block walks one panel's row tiles in turn). */
   readonly panels: number;
-  /** The mma kernel's tiles by the triangle's order (ascending maxDim, the last Infinity), for op(A) = A ('N') and A^T ('T'). */
-  readonly tiles: { readonly N: readonly MmaBand[]; readonly T: readonly MmaBand[] };
+  /** The kernel's tiles by the triangle's order (ascending maxDim, the last Infinity), for op(A) = A ('N') and A^T ('T'). */
+  readonly tiles: { readonly N: readonly Band[]; readonly T: readonly Band[] };
 }
