@@ -5,7 +5,8 @@
  * against the CPU references: both uplo (and trans), both precisions, NaN in everything a kernel
  * must not read (A's padding; C's written triangle where beta = 0; lauum's other triangle),
  * several matrices per block, several diagonal blocks per launch (syrk), k in several chunks and
- * k = 0. A check of the CUDA source without a GPU; the GPU suites are the real ones.
+ * k = 0; lauum's register leaf at every tile and accumulator shape, with infinities and NaN in the
+ * triangle. A check of the CUDA source without a GPU; the GPU suites are the real ones.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,7 +18,7 @@ import { strided } from '../../src/core/batch.js';
 import type { DType, FloatArray } from '../../src/core/dtype.js';
 import { cpuLauum } from '../../src/cpu/lapack/index.js';
 import { cpuSyrk } from '../../src/cpu/syrk.js';
-import { lauumLeafShape, lauumLeafSource } from '../../src/cuda/kernels/lauum/index.js';
+import { lauumLeafShape, lauumLeafSource, lauumRegisterLeafSource, lauumRegisterShape } from '../../src/cuda/kernels/lauum/index.js';
 import { leafTile, syrkLeafShape, syrkLeafSource, type SyrkLeafParams } from '../../src/cuda/kernels/syrk/index.js';
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
@@ -40,7 +41,8 @@ function harness(dir: string, src: KernelSource, lauum: boolean): (input: string
   return (input, out) => {
     const r = spawnSync(join(dir, 'h'), { input, maxBuffer: 1 << 28 });
     if (r.status !== 0) throw new Error(`host harness failed (${r.status}): ${r.stderr.toString()}`);
-    r.stdout.toString().trim().split('\n').forEach((l, i) => { out[i] = /nan/.test(l) ? NaN : Number(l); });
+    // printf's %g writes infinities as inf and -inf.
+    r.stdout.toString().trim().split('\n').forEach((l, i) => { out[i] = /nan/.test(l) ? NaN : /inf/.test(l) ? (l.startsWith('-') ? -Infinity : Infinity) : Number(l); });
   };
 }
 
@@ -110,6 +112,40 @@ test('lauum leaf kernels run on the host match the CPU reference', { skip, timeo
         const got = A.slice();
         run(`${[count, t, sh.lds, l.offset, l.stride, l.ld, Math.ceil(count / sh.matrices), sh.threads, sh.matrices, sh.sharedBytes, A.length].join(' ')}\n${text(A)}\n`, got);
         compareOutput(got, want, tri, syrkTolerance(dtype, t), `lauum ${dtype} ${uplo} t=${t} count=${count}`);
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('lauum register leaf kernels run on the host match the CPU reference, infinities and NaN included', { skip, timeout: 900_000 }, () => {
+  const tuning = tuningFor('sm_90', 'lauum');
+  const rng = new Rng(10);
+  const dir = mkdtempSync(join(tmpdir(), 'myriad-host-'));
+  try {
+    for (const dtype of DTYPES) for (const uplo of ['lower', 'upper'] as const) for (const [tile, reg] of [[8, 1], [8, 2], [16, 2], [32, 2], [32, 4], [64, 4], [64, 8]] as const) for (const pipelined of [false, true]) {
+      const params = { dtype, uplo, kind: 'strided' as const, tile, reg, pipelined };
+      const run = harness(dir, lauumRegisterLeafSource(params), true);
+      for (const t of [1, 2, 5, tile / 2 + 1, tile - 1, tile].filter((x) => x >= 1 && x <= tile)) {
+        const count = t > 32 ? 3 : 11;
+        const l = oddLayout(t, t, count);
+        const A = randomBuffer(rng, dtype, layoutLength(l));
+        const tri = inTriangle(l, uplo);
+        for (let e = 0; e < A.length; e++) if (!tri(e)) A[e] = NaN;
+        // Non-finite elements in the last matrix's triangle: they reach exactly the reference's elements.
+        if (t >= 5) for (const [i, j, v] of [[t - 1, 1, Infinity], [3, 2, NaN], [4, 4, -Infinity]] as const) {
+          const [r, c] = uplo === 'lower' ? [i, j] : [j, i];
+          A[l.offset + (count - 1) * l.stride + r + c * l.ld] = v;
+        }
+        const want = A.slice();
+        cpuLauum({ uplo, a: strided(want, { rows: t, cols: t, count, ld: l.ld, stride: l.stride, offset: l.offset }), info: new Int32Array(count) });
+        const sh = lauumRegisterShape(params, t, count, tuning, 226 * 1024);
+        const got = A.slice();
+        // The pipelined form's persistent blocks: two, so that each takes several groups in turn.
+        const groups = Math.ceil(count / sh.matrices);
+        run(`${[count, t, sh.lds, l.offset, l.stride, l.ld, pipelined ? Math.min(2, groups) : groups, sh.threads * sh.matrices, 1, sh.sharedBytes, A.length].join(' ')}\n${text(A)}\n`, got);
+        compareOutput(got, want, tri, syrkTolerance(dtype, t), `lauum register leaf t${tile} r${reg}${pipelined ? ' pipelined' : ''} ${dtype} ${uplo} t=${t} count=${count}`);
       }
     }
   } finally {

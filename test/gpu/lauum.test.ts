@@ -2,9 +2,10 @@
  * Batched lauum on a real GPU (skipped where none is usable) against the CPU reference
  * (src/cpu/lapack/inverse.ts) on fresh random triangles: both uplo at n = 1..40, then 47, 64, 100,
  * 127, 128, 200, 256, 300, 512 (leaf, and the recursion over syrk and trmm), forced small and
- * large leaves, odd ld, stride and offset, list and variable batches, both precisions. A's other
- * triangle holds random values and its padding and gaps NaN: everything outside the triangle is
- * checked bit for bit. info (poisoned) must come back 0. Last, a CUDA context's lauum on device
+ * large leaves, the register leaf forced at every accumulator shape (with NaN in A's other triangle
+ * and infinities and NaN in its triangle), odd ld, stride and offset, list and variable batches,
+ * both precisions. A's other triangle holds random values (NaN where said) and its padding and gaps
+ * NaN: everything outside the triangle is checked bit for bit. info (poisoned) must come back 0. Last, a CUDA context's lauum on device
  * data runs on the GPU with no host copy.
  */
 import assert from 'node:assert/strict';
@@ -34,12 +35,19 @@ function checkInfo(dev: GpuDevice, info: DeviceArray, what: string): void {
   got.forEach((x, i) => assert.equal(x, 0, `${what}: info[${i}]`));
 }
 
-/** One strided case on the GPU against the CPU reference. */
-function checkStrided(dev: GpuDevice, rng: Rng, dtype: DType, uplo: Uplo, n: number, count: number, opts?: LauumOptions): void {
+/**
+ * One strided case on the GPU against the CPU reference. `special`: NaN in A's other triangle too,
+ * and +inf, NaN and -inf in the last matrix's triangle (they must reach exactly the reference's elements).
+ */
+function checkStrided(dev: GpuDevice, rng: Rng, dtype: DType, uplo: Uplo, n: number, count: number, opts?: LauumOptions, special = false): void {
   const l: Layout = oddLayout(n, n, count);
   const A = randomBuffer(rng, dtype, layoutLength(l));
-  const inside = inStrided(l);
+  const inside = special ? inTriangle(l, uplo) : inStrided(l);
   for (let e = 0; e < A.length; e++) if (!inside(e)) A[e] = NaN;
+  if (special && n >= 5) for (const [i, j, v] of [[n - 1, 1, Infinity], [3, 2, NaN], [4, 4, -Infinity]] as const) {
+    const [r, c] = uplo === 'lower' ? [i, j] : [j, i];
+    A[l.offset + (count - 1) * l.stride + r + c * l.ld] = v;
+  }
   const batch = <S extends FloatArray | DeviceArray>(data: S): Batch<S> => strided(data, { rows: n, cols: n, count, ld: l.ld, stride: l.stride, offset: l.offset });
   const want = A.slice();
   cpuLauum({ uplo, a: batch(want), info: new Int32Array(count) });
@@ -68,14 +76,30 @@ test('lauum, both uplo, n = 47 ... 512 (the recursion over syrk and trmm)', { sk
   for (const dtype of DTYPES) for (const uplo of UPLOS) for (const n of LARGE) checkStrided(dev, rng, dtype, uplo, n, n >= 256 ? 1 : 3);
 });
 
-test('lauum with forced leaves: deep recursion (leaves of 4 and 16) and one leaf of 64', { skip, timeout: 300_000 }, () => {
+test('lauum with forced leaves: deep recursion (leaves of 4 and 16), one leaf of 64, the shared-memory leaf', { skip, timeout: 300_000 }, () => {
   const dev = gpu();
   const rng = new Rng(1233);
   for (const dtype of DTYPES) for (const uplo of UPLOS) {
     checkStrided(dev, rng, dtype, uplo, 47, 3, { force: { leafMax: 4 } });
     checkStrided(dev, rng, dtype, uplo, 100, 2, { force: { leafMax: 16 } });
     checkStrided(dev, rng, dtype, uplo, 64, 5, { force: { leafMax: 64 } });
+    // The shared-memory leaf (the register leaf is the table's choice): alone and under the recursion.
+    for (const n of [1, 7, 32]) checkStrided(dev, rng, dtype, uplo, n, 9, { force: { leaf: 'shared' } });
+    checkStrided(dev, rng, dtype, uplo, 64, 5, { force: { leaf: 'shared', leafMax: 64 } });
+    checkStrided(dev, rng, dtype, uplo, 100, 3, { force: { leaf: 'shared', leafMax: 32 } });
   }
+});
+
+test('lauum\'s register leaf, forced: every accumulator shape, plain and pipelined, leaves of 32 and 64, NaN outside the triangle, infinities in it', { skip, timeout: 300_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(1236);
+  for (const dtype of DTYPES) for (const uplo of UPLOS) for (const [leafMax, reg] of [[32, 1], [32, 2], [32, 4], [64, 2], [64, 4], [64, 8]] as const) for (const pipelined of [false, true]) {
+    for (const n of [1, 5, 16, 31, 32, 33, 47, 64, 100]) {
+      checkStrided(dev, rng, dtype, uplo, n, Math.max(2, Math.min(40, Math.floor(20_000 / (n * n)))), { force: { leaf: 'register', reg, leafMax, pipelined } }, true);
+    }
+  }
+  // Many groups a persistent block (the pipelined form's loop) in the bench's kind of batch.
+  for (const dtype of DTYPES) for (const n of [32, 64]) checkStrided(dev, rng, dtype, 'lower', n, n === 32 ? 8_000 : 3_000, { force: { leaf: 'register', reg: n === 32 ? 4 : 8, leafMax: 64, pipelined: true } });
 });
 
 test('lauum on list and variable batches (shape groups, pointer arrays, zero-size members)', { skip, timeout: 300_000 }, () => {

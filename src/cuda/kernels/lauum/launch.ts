@@ -12,13 +12,15 @@ import { tuningFor, type LauumTuning } from '../../model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import type { FamilyOptions } from '../common/family-options.js';
 import { zeroInfo } from '../common/info-zero.js';
-import { cachedKernel } from '../common/kernel-cache.js';
+import { cachedKernel, kernelFor, plannedOnce } from '../common/kernel-cache.js';
+import { blocksPerSM } from '../../model/occupancy.js';
 import { deviceDtype, operandArgs, sharedLimit } from '../common/operands.js';
 import { groupBlocks, type BlockGroup } from '../common/sub-blocks.js';
 import { syrkCuda } from '../syrk/index.js';
 import { trmmCuda } from '../trsm/index.js';
 import { syrkStep, trmmStep } from './blocks.js';
 import { lauumLeafSource } from './generate-leaf.js';
+import { lauumRegisterLeafSource } from './generate-register-leaf.js';
 import type { LauumForce, LauumPlan, Span } from './params.js';
 import { planLauum } from './plan.js';
 
@@ -52,7 +54,10 @@ function lauumGroup(dev: GpuDevice, uplo: Uplo, g: BlockGroup, opts: LauumOption
   const a = g.batches[0]!;
   if (a.rows === 0) return;
   const tuning = opts.tuning ?? tuningFor(dev.info.arch, 'lauum');
-  const plan = planLauum({ dtype: deviceDtype(a), uplo, n: a.rows, count: g.count, kind: g.args[0]!.kind, sharedLimit: sharedLimit(dev) }, tuning, { force: opts.force });
+  const dtype = deviceDtype(a), kind = g.args[0]!.kind;
+  const planNow = (): LauumPlan => planLauum({ dtype, uplo, n: a.rows, count: g.count, kind, sharedLimit: sharedLimit(dev) }, tuning, { force: opts.force });
+  // A repeated problem gets the same plan object, so its register leaves are found by identity (kernelFor).
+  const plan = opts.tuning === undefined && opts.force === undefined ? plannedOnce(dev, `lauum/${uplo}/${dtype}/${a.rows},${g.count}/${kind}`, planNow) : planNow();
   for (const step of plan.steps) {
     if (step.kind === 'leaf') launchLeaf(dev, plan, g, step.span);
     else if (step.kind === 'syrk') syrkCuda(dev, syrkStep(uplo, a, step));
@@ -61,11 +66,18 @@ function lauumGroup(dev: GpuDevice, uplo: Uplo, g: BlockGroup, opts: LauumOption
 }
 
 function launchLeaf(dev: GpuDevice, plan: LauumPlan, g: BlockGroup, span: Span): void {
-  const p = plan.leaf;
   const shape = plan.shapes.get(span.size)!;
   const args = g.args[0]!;
-  const kernel = cachedKernel(dev, `lauum-leaf/${JSON.stringify(p)}`, () => lauumLeafSource(p));
-  kernel.launch({ grid: [Math.ceil(g.count / shape.matrices), 1, 1], block: [shape.threads, shape.matrices, 1], sharedBytes: shape.sharedBytes }, [
+  const register = plan.registerLeaves.get(span.size);
+  // The register leaf's matrices share blockDim.x; the shared-memory leaf's are blockDim.y.
+  const kernel = register === undefined
+    ? cachedKernel(dev, `lauum-leaf/${JSON.stringify(plan.leaf)}`, () => lauumLeafSource(plan.leaf))
+    : kernelFor(dev, 'lauum-register-leaf', register, () => lauumRegisterLeafSource(register));
+  const block: [number, number, number] = register === undefined ? [shape.threads, shape.matrices, 1] : [shape.threads * shape.matrices, 1, 1];
+  const groups = Math.ceil(g.count / shape.matrices);
+  // The pipelined form: persistent blocks, as many as the GPU holds at once (the kernel's registers as compiled).
+  const resident = (): number => dev.info.smCount * Math.max(1, blocksPerSM(dev.info, { threads: block[0], registersPerThread: kernel.registers, sharedBytes: shape.sharedBytes }));
+  kernel.launch({ grid: [register?.pipelined === true ? Math.min(groups, resident()) : groups, 1, 1], block, sharedBytes: shape.sharedBytes }, [
     ...operandArgs({ ...args, offset: args.offset + span.off + span.off * args.ld }),
     arg.i32(g.count), arg.i32(span.size), arg.i32(shape.lds),
   ]);

@@ -17,6 +17,23 @@ export interface LauumLeafParams {
   readonly kind: OperandKind;
 }
 
+/**
+ * The register leaf (generate-register-leaf.ts): the triangle (t <= tile, t at run time) once per
+ * matrix in shared memory, (tile / reg)^2 threads a matrix, each with reg x reg accumulators (the
+ * triangle of them) of rows and columns spread over the triangle.
+ */
+export interface LauumRegisterLeafParams extends LauumLeafParams {
+  /** The largest triangle (a power of two up to 64). */
+  readonly tile: number;
+  /** Accumulators a side (a power of two up to 8, at most tile). */
+  readonly reg: number;
+  /**
+   * Persistent blocks whose next group of matrices is copied in (cp.async, two buffers a matrix
+   * slot) while the current one's products run; absent or false: a block a group, loads then products.
+   */
+  readonly pipelined?: boolean;
+}
+
 /** A range [off, off + size) of the triangle's rows and columns. */
 export interface Span {
   readonly off: number;
@@ -52,10 +69,20 @@ export interface LauumPlan {
   readonly steps: readonly LauumStep[];
   /** The launch shape of every leaf step, by leaf size. */
   readonly shapes: ReadonlyMap<number, LauumLeafShape>;
+  /** The register leaf's parameters by leaf size, where it computes that size (its shape in `shapes`). */
+  readonly registerLeaves: ReadonlyMap<number, LauumRegisterLeafParams>;
 }
 
 /** What a plan may be told to use instead of the tuning table's choice (tests, benchmarks). */
 export interface LauumForce {
   /** The largest leaf (it must fit the device's shared memory). */
   readonly leafMax?: number;
+  /**
+   * The leaf kernel: 'shared' (generate-leaf.ts) or 'register' (generate-register-leaf.ts, with
+   * `reg` accumulators a side, else the table's for the size, else 2); absent: the table's choice.
+   */
+  readonly leaf?: 'shared' | 'register';
+  readonly reg?: number;
+  /** The register leaf's pipelined form (true) or not (false); absent: the table's. */
+  readonly pipelined?: boolean;
 }

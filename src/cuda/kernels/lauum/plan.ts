@@ -2,9 +2,10 @@
  * The batched lauum's plan for one group of equal-size matrices: the paper's recursion
  * (batched-triangular-kblas, LAUUM: for lower A = [L11 0; L21 L22], L^T L has A11 = L11^T L11 +
  * L21^T L21, A21 = L22^T L21, A22 = L22^T L22: lauum of L11, a SYRK onto it, a TRMM, lauum of L22;
- * upper symmetric) unrolled on the host into launches over the whole batch, down to triangles the
- * shared-memory leaf computes (generate-leaf.ts). Sizes and shapes from the tuning table
- * (model/tuning/), `force` for tests.
+ * upper symmetric) unrolled on the host into launches over the whole batch, down to triangles a
+ * leaf computes: the shared-memory leaf (generate-leaf.ts) or the register leaf
+ * (generate-register-leaf.ts). Sizes and shapes from the tuning table (model/tuning/), `force` for
+ * tests.
  */
 import type { DType } from '../../../core/dtype.js';
 import type { Uplo } from '../../../core/enums.js';
@@ -14,7 +15,8 @@ import type { OperandKind } from '../common/batch-pointer.js';
 import { elementBytes } from '../common/precision.js';
 import { splitPoint } from '../common/split.js';
 import { LAUUM_LEAF_MAX_THREADS } from './generate-leaf.js';
-import type { LauumForce, LauumLeafShape, LauumPlan, LauumStep, Span } from './params.js';
+import { lauumRegisterLeafError, lauumRegisterThreads } from './generate-register-leaf.js';
+import type { LauumForce, LauumLeafShape, LauumPlan, LauumRegisterLeafParams, LauumStep, Span } from './params.js';
 
 export interface LauumProblem {
   readonly dtype: DType;
@@ -63,13 +65,60 @@ export function lauumLeafShape(dtype: DType, size: number, count: number, tuning
   return { threads, matrices, lds, sharedBytes: matrices * perMatrix };
 }
 
+/**
+ * The register leaf's accumulators a side and form for leaves of `size` (forced, or the table's
+ * band), or undefined: the shared-memory leaf.
+ */
+export function lauumRegisterChoice(dtype: DType, size: number, tuning: LauumTuning, force: LauumForce = {}): { readonly reg: number; readonly pipelined: boolean } | undefined {
+  if (force.leaf === 'shared') return undefined;
+  const band = tuning.registerLeaf[dtype].find((b) => size <= b.upTo);
+  if (band === undefined && force.leaf !== 'register') return undefined;
+  return { reg: force.reg ?? band?.reg ?? 2, pipelined: force.pipelined ?? band?.pipelined ?? false };
+}
+
+/** The register leaf's launch shape: (tile / reg)^2 threads a matrix, as many matrices a block as the table's targets allow. */
+export function lauumRegisterShape(p: LauumRegisterLeafParams, size: number, count: number, tuning: LauumTuning, sharedLimit: number): LauumLeafShape {
+  const bad = lauumRegisterLeafError(p);
+  if (bad !== undefined) throw new MyriadError('INVALID_ARGUMENT', `lauum register leaf: ${bad}`, 'force.reg');
+  const threads = lauumRegisterThreads(p);
+  if (threads > 1024) throw new MyriadError('INVALID_ARGUMENT', `lauum register leaf: ${threads} threads a matrix (tile ${p.tile}, reg ${p.reg})`, 'force.reg');
+  const lds = size | 1;
+  // The pipelined form keeps two buffers a matrix.
+  const perMatrix = (p.pipelined === true ? 2 : 1) * size * lds * elementBytes(p.dtype);
+  if (perMatrix > sharedLimit) throw new MyriadError('UNSUPPORTED', `a lauum leaf of ${size} does not fit ${sharedLimit} shared bytes`, 'a.rows');
+  const matrices = Math.max(1, Math.min(
+    Math.floor(Math.max(tuning.blockThreads, threads) / threads),
+    Math.floor(Math.max(tuning.sharedTarget, perMatrix) / perMatrix),
+    Math.floor(sharedLimit / perMatrix),
+    count,
+  ));
+  return { threads, matrices, lds, sharedBytes: matrices * perMatrix };
+}
+
 export function planLauum(problem: LauumProblem, tuning: LauumTuning, options: { readonly force?: LauumForce } = {}): LauumPlan {
   const { dtype, uplo, kind } = problem;
-  const leafMax = options.force?.leafMax ?? tuning.leafMax[dtype];
+  const force = options.force ?? {};
+  const leafMax = force.leafMax ?? tuning.leafMax[dtype];
   const steps = lauumSteps(problem.n, leafMax, tuning.splitAlign);
   const shapes = new Map<number, LauumLeafShape>();
+  const registerLeaves = new Map<number, LauumRegisterLeafParams>();
   for (const s of steps) {
-    if (s.kind === 'leaf' && !shapes.has(s.span.size)) shapes.set(s.span.size, lauumLeafShape(dtype, s.span.size, problem.count, tuning, problem.sharedLimit));
+    const size = s.kind === 'leaf' ? s.span.size : undefined;
+    if (size === undefined || shapes.has(size)) continue;
+    const choice = size <= LAUUM_REGISTER_TILE_MAX ? lauumRegisterChoice(dtype, size, tuning, force) : undefined;
+    if (choice === undefined) {
+      shapes.set(size, lauumLeafShape(dtype, size, problem.count, tuning, problem.sharedLimit));
+      continue;
+    }
+    const { reg, pipelined } = choice;
+    let tile = 1;
+    while (tile < Math.max(size, reg)) tile *= 2;
+    const params: LauumRegisterLeafParams = { dtype, uplo, kind, tile, reg, ...(pipelined ? { pipelined } : {}) };
+    registerLeaves.set(size, params);
+    shapes.set(size, lauumRegisterShape(params, size, problem.count, tuning, problem.sharedLimit));
   }
-  return { leaf: { dtype, uplo, kind }, steps, shapes };
+  return { leaf: { dtype, uplo, kind }, steps, shapes, registerLeaves };
 }
+
+/** The register leaf's largest triangle. */
+export const LAUUM_REGISTER_TILE_MAX = 64;

@@ -46,4 +46,17 @@ export interface LauumTuning {
   readonly sharedTarget: number;
   /** The recursion splits a triangle at a multiple of this. */
   readonly splitAlign: number;
+  /**
+   * The register leaf (kernels/lauum/generate-register-leaf.ts) instead of the shared-memory one,
+   * by leaf size: the first band whose `upTo` holds it gives the accumulators a side (`reg`); a
+   * size above every band (or no bands) takes the shared-memory leaf.
+   */
+  readonly registerLeaf: PerDType<readonly LauumRegisterBand[]>;
+}
+
+/** The register leaf's accumulators a side for leaves up to `upTo`, and whether it runs pipelined. */
+export interface LauumRegisterBand {
+  readonly upTo: number;
+  readonly reg: number;
+  readonly pipelined?: boolean;
 }
