@@ -1,6 +1,6 @@
 // lauum lower (the bench's workload) with its leaves: the shared-memory leaf (the recursion's
 // default before the register leaf), and the register leaf (generate-register-leaf.ts) at each
-// accumulator shape, plain and pipelined, and the largest leaf (leafMax) 32 and 64, forced; beside cuBLAS's
+// accumulator shape, plain and pipelined, square and packed, and the largest leaf (leafMax) 32 and 64, forced; beside cuBLAS's
 // gemmStridedBatched of L^T L (the bench's vendor: the full product, twice the flops), at the
 // bench's counts (gpuBenchBatch), CUDA events (ctx.time), median of 7 after 2 warm-ups, fresh data
 // per size. Markdown table on stdout, ms.
@@ -16,8 +16,9 @@ const dtype = process.env.DTYPE === 'float32' ? 'float32' : 'float64';
 const WAYS = [
   { tag: 'shared leaf', force: { leaf: 'shared' } },
   { tag: 'default', force: undefined },
-  ...[32, 64].flatMap((leafMax) => [2, 4, 8].map((reg) => ({ tag: `reg ${reg} leafMax ${leafMax}`, force: { leaf: 'register', reg, leafMax, pipelined: false } }))),
-  ...[32, 64].flatMap((leafMax) => [4, 8].map((reg) => ({ tag: `reg ${reg} leafMax ${leafMax} pipelined`, force: { leaf: 'register', reg, leafMax, pipelined: true } }))),
+  ...[32, 64].flatMap((leafMax) => [2, 4, 8].map((reg) => ({ tag: `reg ${reg} leafMax ${leafMax}`, force: { leaf: 'register', reg, leafMax, pipelined: false, packed: false } }))),
+  ...[32, 64].flatMap((leafMax) => [4, 8].map((reg) => ({ tag: `reg ${reg} leafMax ${leafMax} pipelined`, force: { leaf: 'register', reg, leafMax, pipelined: true, packed: false } }))),
+  ...[32, 64].flatMap((leafMax) => [4, 8].flatMap((reg) => [false, true].map((pipelined) => ({ tag: `reg ${reg} leafMax ${leafMax}${pipelined ? ' pipelined' : ''} packed`, force: { leaf: 'register', reg, leafMax, pipelined, packed: true } })))),
 ];
 const ctx = await open({ backend: 'cuda' });
 const dev = ctx.deviceBackend.device;

@@ -72,16 +72,19 @@ test('the register leaf generator is pure, every parameter changes the kernel, a
   const base: LauumRegisterLeafParams = { dtype: 'float64', uplo: 'lower', kind: 'strided', tile: 32, reg: 4 };
   assert.equal(lauumRegisterLeafSource(base).source, lauumRegisterLeafSource({ ...base }).source);
   const variants = [
-    base, { ...base, dtype: 'float32' }, { ...base, uplo: 'upper' }, { ...base, kind: 'pointer' }, { ...base, tile: 64 }, { ...base, reg: 2 }, { ...base, pipelined: true },
+    base, { ...base, dtype: 'float32' }, { ...base, uplo: 'upper' }, { ...base, kind: 'pointer' }, { ...base, tile: 64 }, { ...base, reg: 2 }, { ...base, pipelined: true }, { ...base, packed: true },
   ].map((p) => lauumRegisterLeafSource(p as LauumRegisterLeafParams));
   assert.equal(new Set(variants.map((v) => v.entry)).size, variants.length, 'entry names are distinct');
   assert.equal(new Set(variants.map((v) => v.source)).size, variants.length, 'sources are distinct');
   assert.equal(lauumRegisterLeafSource({ ...base, pipelined: false }).source, variants[0]!.source, 'pipelined false is the plain form');
   // Upper stages U^T (the lower form) and stores the result transposed.
-  assert.match(variants[2]!.source, /if \(i <= j\) s\[j \+ i \* lds\] = a\[i \+ \(long long\)j \* ldA\]/);
+  assert.match(variants[2]!.source, /if \(i <= j\) s\[j \+ column\(i, t, lds\)\] = a\[i \+ \(long long\)j \* ldA\]/);
   assert.match(variants[2]!.source, /a\[j \+ \(long long\)i \* ldA\] = acc\[u\]\[w\]/);
   // The pipelined form copies by cp.async into two buffers a slot.
-  assert.match(variants[6]!.source, /copyAsync\(&s\[i \+ j \* lds\], &a\[i \+ \(long long\)j \* ldA\]\)/);
+  assert.match(variants[6]!.source, /copyAsync\(&s\[i \+ column\(j, t, lds\)\], &a\[i \+ \(long long\)j \* ldA\]\)/);
+  // The packed triangle: column c after the t - k elements of every column k < c.
+  assert.match(variants[7]!.source, /return c \* \(2 \* t - c - 1\) \/ 2;/);
+  assert.match(variants[0]!.source, /return c \* lds;/);
   assert.ok(!variants[0]!.source.includes('copyAsync'));
   for (const bad of [{ tile: 128 }, { tile: 24 }, { reg: 3 }, { reg: 16 }, { tile: 4, reg: 8 }]) {
     assert.ok(lauumRegisterLeafError({ ...base, ...bad }) !== undefined, JSON.stringify(bad));
@@ -89,29 +92,29 @@ test('the register leaf generator is pure, every parameter changes the kernel, a
   }
 });
 
-test('the table\'s leaves: the register leaf to 64 (float64 pipelined from 17), the shared-memory one where forced; shapes fit', () => {
+test('the table\'s leaves: the register leaf to 64 (packed; pipelined from 17, float32 33), the shared-memory one where forced; shapes fit', () => {
   const leafOf = (dtype: 'float64' | 'float32', n: number, force = {}) => {
     const plan = planLauum({ dtype, uplo: 'lower', n, count: 1000, kind: 'strided', sharedLimit: LIMIT }, tuning, { force });
     const leaves = plan.steps.flatMap((st) => (st.kind === 'leaf' ? [st.span.size] : []));
-    return leaves.map((size) => { const p = plan.registerLeaves.get(size); return p === undefined ? `shared ${size}` : `t${p.tile} r${p.reg}${p.pipelined === true ? ' p' : ''}`; });
+    return leaves.map((size) => { const p = plan.registerLeaves.get(size); return p === undefined ? `shared ${size}` : `t${p.tile} r${p.reg}${p.pipelined === true ? ' p' : ''}${p.packed === true ? ' k' : ''}`; });
   };
-  assert.deepEqual(leafOf('float64', 16), ['t16 r4']);
-  assert.deepEqual(leafOf('float64', 32), ['t32 r4 p']);
-  assert.deepEqual(leafOf('float64', 64), ['t64 r8 p']);
-  assert.deepEqual(leafOf('float32', 32), ['t32 r4']);
-  assert.deepEqual(leafOf('float32', 48), ['t64 r8']);
-  assert.deepEqual(leafOf('float64', 100), ['t64 r8 p', 't64 r8 p'], 'a split at 48: two leaves of 48 and 52');
-  assert.deepEqual(leafOf('float64', 3), ['t4 r4']);
+  assert.deepEqual(leafOf('float64', 16), ['t16 r4 k']);
+  assert.deepEqual(leafOf('float64', 32), ['t32 r8 p k']);
+  assert.deepEqual(leafOf('float64', 64), ['t64 r8 p k']);
+  assert.deepEqual(leafOf('float32', 32), ['t32 r4 k']);
+  assert.deepEqual(leafOf('float32', 48), ['t64 r8 p k']);
+  assert.deepEqual(leafOf('float64', 100), ['t64 r8 p k', 't64 r8 p k'], 'a split at 48: two leaves of 48 and 52');
+  assert.deepEqual(leafOf('float64', 3), ['t4 r4 k']);
   assert.deepEqual(leafOf('float64', 32, { leaf: 'shared' }), ['shared 32']);
-  assert.deepEqual(leafOf('float32', 32, { leaf: 'register', reg: 2, pipelined: true }), ['t32 r2 p']);
-  assert.deepEqual(leafOf('float64', 64, { leafMax: 32 }), ['t32 r4 p', 't32 r4 p']);
-  for (const dtype of ['float64', 'float32'] as const) for (const [tile, reg] of [[4, 4], [16, 2], [32, 4], [64, 4], [64, 8]] as const) for (const pipelined of [false, true]) {
+  assert.deepEqual(leafOf('float32', 32, { leaf: 'register', reg: 2, pipelined: true, packed: false }), ['t32 r2 p']);
+  assert.deepEqual(leafOf('float64', 64, { leafMax: 32 }), ['t32 r8 p k', 't32 r8 p k']);
+  for (const dtype of ['float64', 'float32'] as const) for (const [tile, reg] of [[4, 4], [16, 2], [32, 4], [64, 4], [64, 8]] as const) for (const pipelined of [false, true]) for (const packed of [false, true]) {
     for (const t of [1, tile / 2 + 1, tile]) for (const count of [1, 7, 1000]) {
-      const p: LauumRegisterLeafParams = { dtype, uplo: 'upper', kind: 'strided', tile, reg, pipelined };
+      const p: LauumRegisterLeafParams = { dtype, uplo: 'upper', kind: 'strided', tile, reg, pipelined, packed };
       const sh = lauumRegisterShape(p, t, count, tuning, LIMIT);
       assert.ok(sh.threads === (tile / reg) ** 2 && sh.matrices >= 1 && sh.matrices <= count && sh.threads * sh.matrices <= 1024);
       assert.ok(sh.sharedBytes <= LIMIT && sh.lds % 2 === 1 && sh.lds >= t);
-      assert.equal(sh.sharedBytes, sh.matrices * (pipelined ? 2 : 1) * t * sh.lds * (dtype === 'float64' ? 8 : 4));
+      assert.equal(sh.sharedBytes, sh.matrices * (pipelined ? 2 : 1) * (packed ? (t * (t + 1)) / 2 : t * sh.lds) * (dtype === 'float64' ? 8 : 4));
     }
   }
   assert.throws(() => lauumRegisterShape({ dtype: 'float64', uplo: 'lower', kind: 'strided', tile: 64, reg: 1 }, 64, 1, tuning, LIMIT), /threads a matrix/);
@@ -174,8 +177,8 @@ test('lauum leaf kernels compile for sm_90 without spills', { skip: NVCC_SKIP, t
   const sources = [lauumLeafSource({ dtype: 'float64', uplo: 'lower', kind: 'strided' }), lauumLeafSource({ dtype: 'float32', uplo: 'upper', kind: 'pointer' })];
   // The register leaf's table shapes, both forms.
   for (const [tile, reg] of [[16, 4], [32, 4], [64, 8]] as const) for (const pipelined of [false, true]) {
-    sources.push(lauumRegisterLeafSource({ dtype: 'float64', uplo: pipelined ? 'lower' : 'upper', kind: 'strided', tile, reg, pipelined }));
-    sources.push(lauumRegisterLeafSource({ dtype: 'float32', uplo: pipelined ? 'upper' : 'lower', kind: 'pointer', tile, reg, pipelined }));
+    sources.push(lauumRegisterLeafSource({ dtype: 'float64', uplo: pipelined ? 'lower' : 'upper', kind: 'strided', tile, reg, pipelined, packed: tile === 64 }));
+    sources.push(lauumRegisterLeafSource({ dtype: 'float32', uplo: pipelined ? 'upper' : 'lower', kind: 'pointer', tile, reg, pipelined, packed: tile === 32 }));
   }
   const failures = compileFailures(await compileForSm90(sources), noSpills);
   assert.deepEqual(failures, [], failures.join('\n'));

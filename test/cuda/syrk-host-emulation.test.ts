@@ -124,8 +124,8 @@ test('lauum register leaf kernels run on the host match the CPU reference, infin
   const rng = new Rng(10);
   const dir = mkdtempSync(join(tmpdir(), 'myriad-host-'));
   try {
-    for (const dtype of DTYPES) for (const uplo of ['lower', 'upper'] as const) for (const [tile, reg] of [[8, 1], [8, 2], [16, 2], [32, 2], [32, 4], [64, 4], [64, 8]] as const) for (const pipelined of [false, true]) {
-      const params = { dtype, uplo, kind: 'strided' as const, tile, reg, pipelined };
+    for (const dtype of DTYPES) for (const uplo of ['lower', 'upper'] as const) for (const [tile, reg] of [[8, 1], [8, 2], [16, 2], [32, 2], [32, 4], [64, 4], [64, 8]] as const) for (const [pipelined, packed] of [[false, false], [true, false], [false, true], [true, true]] as const) {
+      const params = { dtype, uplo, kind: 'strided' as const, tile, reg, pipelined, packed };
       const run = harness(dir, lauumRegisterLeafSource(params), true);
       for (const t of [1, 2, 5, tile / 2 + 1, tile - 1, tile].filter((x) => x >= 1 && x <= tile)) {
         const count = t > 32 ? 3 : 11;
@@ -145,7 +145,7 @@ test('lauum register leaf kernels run on the host match the CPU reference, infin
         // The pipelined form's persistent blocks: two, so that each takes several groups in turn.
         const groups = Math.ceil(count / sh.matrices);
         run(`${[count, t, sh.lds, l.offset, l.stride, l.ld, pipelined ? Math.min(2, groups) : groups, sh.threads * sh.matrices, 1, sh.sharedBytes, A.length].join(' ')}\n${text(A)}\n`, got);
-        compareOutput(got, want, tri, syrkTolerance(dtype, t), `lauum register leaf t${tile} r${reg}${pipelined ? ' pipelined' : ''} ${dtype} ${uplo} t=${t} count=${count}`);
+        compareOutput(got, want, tri, syrkTolerance(dtype, t), `lauum register leaf t${tile} r${reg}${pipelined ? ' pipelined' : ''}${packed ? ' packed' : ''} ${dtype} ${uplo} t=${t} count=${count}`);
       }
     }
   } finally {

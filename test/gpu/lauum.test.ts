@@ -90,16 +90,17 @@ test('lauum with forced leaves: deep recursion (leaves of 4 and 16), one leaf of
   }
 });
 
-test('lauum\'s register leaf, forced: every accumulator shape, plain and pipelined, leaves of 32 and 64, NaN outside the triangle, infinities in it', { skip, timeout: 300_000 }, () => {
+test('lauum\'s register leaf, forced: every accumulator shape, plain and pipelined, square and packed, leaves of 32 and 64, NaN outside the triangle, infinities in it', { skip, timeout: 300_000 }, () => {
   const dev = gpu();
   const rng = new Rng(1236);
   for (const dtype of DTYPES) for (const uplo of UPLOS) for (const [leafMax, reg] of [[32, 1], [32, 2], [32, 4], [64, 2], [64, 4], [64, 8]] as const) for (const pipelined of [false, true]) {
     for (const n of [1, 5, 16, 31, 32, 33, 47, 64, 100]) {
-      checkStrided(dev, rng, dtype, uplo, n, Math.max(2, Math.min(40, Math.floor(20_000 / (n * n)))), { force: { leaf: 'register', reg, leafMax, pipelined } }, true);
+      const packed = (n + reg) % 3 === 0;
+      checkStrided(dev, rng, dtype, uplo, n, Math.max(2, Math.min(40, Math.floor(20_000 / (n * n)))), { force: { leaf: 'register', reg, leafMax, pipelined, packed } }, true);
     }
   }
   // Many groups a persistent block (the pipelined form's loop) in the bench's kind of batch.
-  for (const dtype of DTYPES) for (const n of [32, 64]) checkStrided(dev, rng, dtype, 'lower', n, n === 32 ? 8_000 : 3_000, { force: { leaf: 'register', reg: n === 32 ? 4 : 8, leafMax: 64, pipelined: true } });
+  for (const dtype of DTYPES) for (const n of [32, 64]) for (const packed of [false, true]) checkStrided(dev, rng, dtype, 'lower', n, n === 32 ? 8_000 : 3_000, { force: { leaf: 'register', reg: n === 32 ? 4 : 8, leafMax: 64, pipelined: true, packed } });
 });
 
 test('lauum on list and variable batches (shape groups, pointer arrays, zero-size members)', { skip, timeout: 300_000 }, () => {

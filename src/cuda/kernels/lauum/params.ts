@@ -32,6 +32,8 @@ export interface LauumRegisterLeafParams extends LauumLeafParams {
    * slot) while the current one's products run; absent or false: a block a group, loads then products.
    */
   readonly pipelined?: boolean;
+  /** The staged triangle packed column by column (t (t + 1) / 2 elements) instead of t columns of lds. */
+  readonly packed?: boolean;
 }
 
 /** A range [off, off + size) of the triangle's rows and columns. */
@@ -85,4 +87,6 @@ export interface LauumForce {
   readonly reg?: number;
   /** The register leaf's pipelined form (true) or not (false); absent: the table's. */
   readonly pipelined?: boolean;
+  /** The register leaf's packed triangle (true) or square one (false); absent: the table's. */
+  readonly packed?: boolean;
 }

@@ -69,11 +69,11 @@ export function lauumLeafShape(dtype: DType, size: number, count: number, tuning
  * The register leaf's accumulators a side and form for leaves of `size` (forced, or the table's
  * band), or undefined: the shared-memory leaf.
  */
-export function lauumRegisterChoice(dtype: DType, size: number, tuning: LauumTuning, force: LauumForce = {}): { readonly reg: number; readonly pipelined: boolean } | undefined {
+export function lauumRegisterChoice(dtype: DType, size: number, tuning: LauumTuning, force: LauumForce = {}): { readonly reg: number; readonly pipelined: boolean; readonly packed: boolean } | undefined {
   if (force.leaf === 'shared') return undefined;
   const band = tuning.registerLeaf[dtype].find((b) => size <= b.upTo);
   if (band === undefined && force.leaf !== 'register') return undefined;
-  return { reg: force.reg ?? band?.reg ?? 2, pipelined: force.pipelined ?? band?.pipelined ?? false };
+  return { reg: force.reg ?? band?.reg ?? 2, pipelined: force.pipelined ?? band?.pipelined ?? false, packed: force.packed ?? band?.packed ?? false };
 }
 
 /** The register leaf's launch shape: (tile / reg)^2 threads a matrix, as many matrices a block as the table's targets allow. */
@@ -83,8 +83,8 @@ export function lauumRegisterShape(p: LauumRegisterLeafParams, size: number, cou
   const threads = lauumRegisterThreads(p);
   if (threads > 1024) throw new MyriadError('INVALID_ARGUMENT', `lauum register leaf: ${threads} threads a matrix (tile ${p.tile}, reg ${p.reg})`, 'force.reg');
   const lds = size | 1;
-  // The pipelined form keeps two buffers a matrix.
-  const perMatrix = (p.pipelined === true ? 2 : 1) * size * lds * elementBytes(p.dtype);
+  // The pipelined form keeps two buffers a matrix; the packed triangle t (t + 1) / 2 elements, the square t columns of lds.
+  const perMatrix = (p.pipelined === true ? 2 : 1) * (p.packed === true ? (size * (size + 1)) / 2 : size * lds) * elementBytes(p.dtype);
   if (perMatrix > sharedLimit) throw new MyriadError('UNSUPPORTED', `a lauum leaf of ${size} does not fit ${sharedLimit} shared bytes`, 'a.rows');
   const matrices = Math.max(1, Math.min(
     Math.floor(Math.max(tuning.blockThreads, threads) / threads),
@@ -110,10 +110,10 @@ export function planLauum(problem: LauumProblem, tuning: LauumTuning, options: {
       shapes.set(size, lauumLeafShape(dtype, size, problem.count, tuning, problem.sharedLimit));
       continue;
     }
-    const { reg, pipelined } = choice;
+    const { reg, pipelined, packed } = choice;
     let tile = 1;
     while (tile < Math.max(size, reg)) tile *= 2;
-    const params: LauumRegisterLeafParams = { dtype, uplo, kind, tile, reg, ...(pipelined ? { pipelined } : {}) };
+    const params: LauumRegisterLeafParams = { dtype, uplo, kind, tile, reg, ...(pipelined ? { pipelined } : {}), ...(packed ? { packed } : {}) };
     registerLeaves.set(size, params);
     shapes.set(size, lauumRegisterShape(params, size, problem.count, tuning, problem.sharedLimit));
   }

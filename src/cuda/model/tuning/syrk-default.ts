@@ -2,20 +2,23 @@
  * syrk and lauum defaults for any architecture (syrk's triangleFrom measured, the rest not yet swept). syrk: diagonal blocks of up to 64
  * in the leaf (a 64 x 64 tile: 16 x 16 threads of 4 x 4 accumulators), op(A) staged 32 columns at
  * a time (64 x 32 float64 = 16 KiB), splits at multiples of 16. lauum: triangles of up to 64 in
- * the register leaf (64 x 65 float64 = 33 KiB of shared memory per matrix), 4 x 4 accumulators a
- * thread to 32 and 8 x 8 above; float64 from 17 in its pipelined form. Measured on an H200
- * (2026-11-30, `MYRIAD_QUICK_FIRST=0 [DTYPE=float32] node scripts/probe/lauum-leaf.mjs`, lower, the
- * bench's counts, entries of order 1 / n), ms: the shared-memory leaf (leaves to 32) / the register
- * leaf (plain, leaves to 64) / pipelined, and cuBLAS's full product L^T L:
- *   float64 16 0.785 / 0.419 (reg 4) / 0.416; 32 0.680 / 0.452 / 0.399 (reg 8 0.397); 48 0.810 /
- *           0.438 (reg 8) / 0.356; 64 0.927 / 0.489 / 0.478 (leaves of 32, pipelined: 0.448); 96
- *           0.858 / 0.687 / 0.615; 128 0.809 / 0.604 / 0.568; 256 0.934 / 0.813 / 0.805; cuBLAS
- *           0.972, 0.393, 0.379, 0.310, 0.546, 0.452, 0.688;
- *   float32 16 1.297 / 0.443 / 0.515; 32 1.016 / 0.529 / 0.650; 48 1.071 / 0.571 / 0.547; 64 1.131
- *           / 0.543 / 0.606; 96 1.047 / 0.822 / 0.792; 128 0.991 / 0.717 / 0.716; 256 1.103 / 0.976
- *           / 0.965; cuBLAS 1.254, 0.540, 0.825, 0.599, 1.201, 0.862, 1.539.
- * (The pipelined form's cp.async copies keep loads in flight while the products run: it pays in
- * float64, where a matrix is twice the bytes; in float32 at 32 and 64 it lost 12-24%.)
+ * the register leaf, its triangle packed in shared memory (t (t + 1) / 2 elements: 64 float64 = 16 KiB),
+ * 4 x 4 accumulators a thread to 16 (float32 32) and 8 x 8 above, pipelined there. Measured on an
+ * H200 (2026-11-30, `MYRIAD_QUICK_FIRST=0 [DTYPE=float32] node scripts/probe/lauum-leaf.mjs`, lower,
+ * the bench's counts, entries of order 1 / n), ms, two runs on two cards (their common sizes
+ * agree to 0-12%; the second's below): the shared-memory leaf (leaves to 32), the register leaf
+ * with a square triangle, plain / pipelined, and packed, plain / pipelined, against cuBLAS's full
+ * product L^T L:
+ *   float64 16 0.777, 0.385 (reg 4) / 0.411, 0.340 / 0.436; 32 0.663, 0.373 / 0.382 (reg 8), 0.399
+ *           / 0.362 (reg 8); 48 0.810, 0.482 (reg 8) / 0.368, 0.705 / 0.392; 64 0.931, 0.441 / 0.482,
+ *           0.467 / 0.393; 128 0.770, 0.539 / 0.525, 0.562 / 0.478; 256 0.889, 0.782 / 0.759, 0.794 /
+ *           0.737; cuBLAS 0.982, 0.381, 0.373, 0.308, 0.403, 0.646;
+ *   float32 32 1.076, 0.580 / 0.630 (reg 8), 0.517 / 0.625; 48 1.083, 0.717 (reg 4) / 0.587, 0.726
+ *           / 0.593; 64 1.153, 0.650 / 0.602, 0.691 / 0.565; 128 1.005, 0.769 / 0.717, 0.769 / 0.703;
+ *           cuBLAS 0.545, 0.819, 0.605, 0.866.
+ * The pipelined form's cp.async copies keep loads in flight while the products run, and the packed
+ * triangle doubles the matrices an SM holds: both pay where a matrix's products take long (64), not at
+ * 16 (float64) or 32 (float32), where the plain packed form is the fastest.
  */
 import type { LauumTuning, SyrkTuning } from './syrk-types.js';
 
@@ -54,7 +57,7 @@ export const defaultLauumTuning: LauumTuning = {
   sharedTarget: 48 * 1024,
   splitAlign: 16,
   registerLeaf: {
-    float64: [{ upTo: 16, reg: 4 }, { upTo: 32, reg: 4, pipelined: true }, { upTo: 64, reg: 8, pipelined: true }],
-    float32: [{ upTo: 32, reg: 4 }, { upTo: 64, reg: 8 }],
+    float64: [{ upTo: 16, reg: 4, packed: true }, { upTo: 64, reg: 8, pipelined: true, packed: true }],
+    float32: [{ upTo: 32, reg: 4, packed: true }, { upTo: 64, reg: 8, pipelined: true, packed: true }],
   },
 };

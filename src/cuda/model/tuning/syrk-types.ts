@@ -54,9 +54,10 @@ export interface LauumTuning {
   readonly registerLeaf: PerDType<readonly LauumRegisterBand[]>;
 }
 
-/** The register leaf's accumulators a side for leaves up to `upTo`, and whether it runs pipelined. */
+/** The register leaf's accumulators a side for leaves up to `upTo`, and whether it runs pipelined and on a packed triangle. */
 export interface LauumRegisterBand {
   readonly upTo: number;
   readonly reg: number;
   readonly pipelined?: boolean;
+  readonly packed?: boolean;
 }
