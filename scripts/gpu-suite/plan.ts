@@ -66,41 +66,21 @@ export function skipAllowed(path: string, reason: string, gpus: number, table: r
 }
 
 /**
- * Seconds each long file takes on one H200 with an empty kernel cache (the suite's last recorded
- * run, BENCHMARKS.md; a file split in two: half its time), so that without
- * --order-from the longest still start first: a long file started last sets the suite's wall time.
- * Files not named here are short (under a minute).
+ * Seconds each long file took in the suite's last recorded run (BENCHMARKS.md, "The GPU test
+ * suite": two H200s, up to 16 files at once on each, an empty kernel cache; trmm-leaf from the run
+ * before, the last file to start in that one), so that without --order-from the longest start
+ * first: a long file started last sets the suite's wall time. Files not named here took under 40 s.
  */
 export const TYPICAL_SECONDS: ReadonlyMap<string, number> = new Map([
-  ['factor-blocked-getrf-a', 215], ['factor-blocked-getrf-b', 215], ['factor-batches', 230], ['factor-large-potrf', 180],
-  ['factor-spread-getrf-a', 160], ['factor-spread-getrf-b', 160], ['factor-potrf', 154], ['factor-solve', 145],
-  ['tridiag', 257], ['gesvd-bidiag', 218], ['factor-getrf', 118], ['jacobi-syev', 103], ['contracts', 100], ['tridiag-split', 99],
-  ['jacobi-block-gesvd', 98], ['tsm2', 93], ['trsm', 91], ['tridiag-split-resume', 83], ['poti', 82],
-  ['jacobi-block', 76], ['large', 73], ['gemm', 72], ['qr-blocked', 71], ['factor-large-getrf', 46],
-  // An estimate (not yet timed): 428 kernels compiled at once, then 22 cases.
-  ['vbatched', 40],
-  // An estimate (not yet timed): 72 complex gemm kernels compiled at once (planned on sm_90), then 76 small cases.
-  ['zgemm', 25],
-  // An estimate (not yet timed): 296 kernels compiled at once, then 46 cases.
-  ['vbatched-solve', 40],
-  // An estimate (not yet timed): 299 kernels compiled at once, then 51 cases (members to 600 checked on the host).
-  ['vbatched-device', 60],
-  // An estimate (not yet timed): 119 kernels compiled at once, then 6 cases (members to 600 checked on the host).
-  ['vdevice-lu', 35],
-  // An estimate (not yet timed): about 350 complex Cholesky kernels compiled at once, then 12 tests of 17-32 orders each.
-  ['zpotrf', 45],
-  // An estimate (not yet timed): about 970 complex trsm kernels compiled at once (the columns design's variants too), then the calls checked on the host.
-  ['ztrsm', 90],
-  // An estimate (not yet timed): about 70 complex herk kernels compiled at once, then 138 calls checked on the host.
-  ['zherk', 30],
-  // An estimate (not yet timed): 32 complex heev kernels compiled at once, then 4 tests of 9 orders each (n = 33 on the CPU reference).
-  ['zheev', 30],
-  // An estimate (not yet timed): about 100 complex gesvd kernels compiled at once, then 6 tests of 19 shapes each (33 on the CPU reference).
-  ['zgesvd', 40],
-  // Timed on an H200 (2026-11-29, the whole suite at once): 78 s.
-  ['zinverse', 78],
-  // An estimate (not yet timed): about 830 complex kernels compiled at once (every operation, 44 orders per batch), then 23 tests of one batch each.
-  ['zvbatched', 75],
+  ['gesvd-bidiag', 425], ['trmm-leaf', 286], ['factor-blocked-getrf-a', 270], ['factor-spread-getrf-b', 223],
+  ['trsm', 220], ['factor-batches', 211], ['tridiag', 200], ['factor-large-potrf', 171],
+  ['factor-blocked-getrf-b', 157], ['contracts', 144], ['trmm-product', 144], ['jacobi-block-gesvd', 141],
+  ['factor-spread-getrf-a', 137], ['factor-potrf', 128], ['tridiag-split-resume', 119], ['tsm2', 119], ['poti', 117],
+  ['zgesvd-large', 116], ['tridiag-split', 114], ['factor-solve', 104], ['qr-blocked', 98], ['ztrsm', 97],
+  ['zvbatched', 96], ['jacobi-block', 92], ['gemm', 82], ['zheev-large', 77], ['large', 76], ['zgetrf', 73],
+  ['factor-getrf', 72], ['lauum', 71], ['gemm-tma', 70], ['zinverse', 63], ['tsqr', 62], ['qr-thread', 61],
+  ['syev-rows', 53], ['vendor-routes', 51], ['jacobi-syev', 51], ['host-path', 45], ['zherk', 43], ['zpotrf', 42],
+  ['ztrmm', 42],
 ]);
 
 /**
