@@ -2,8 +2,9 @@
  * The batched lauum's register leaf: the triangle at the bottom of the paper's recursion, t <= TILE
  * (a compile-time power of two), in place, with every product term in registers.
  *
- * The triangle is staged once per matrix in shared memory in the lower form S (column-major, ld
- * odd): lower, S = L; upper, S = U^T (transposed on its way in, so both run the same products).
+ * The triangle is staged once per matrix in shared memory in the lower form S (column by column:
+ * square with an odd column length, or packed, below): lower, S = L; upper, S = U^T (transposed on
+ * its way in, so both run the same products).
  * The result R(i, j) = sum_{p >= i} S(p, i) S(p, j) for i >= j goes to A(i, j) (lower) or A(j, i)
  * (upper: U U^T). Each matrix has S_ = TILE / REG threads a side; thread (x, y) owns rows
  * i = x + S_ u and columns j = y + S_ w (u, w < REG): rows spread over the triangle, so every
