@@ -41,7 +41,7 @@ import type { KernelSource } from '../../runtime/types.js';
 import { operandParameters } from '../common/batch-pointer.js';
 import { precisionPrelude } from '../common/precision.js';
 import { layoutTag } from './generate-small.js';
-import { tileBlockPrologue, triangleGuard, triangleTag, triangularTag, triangularWalkFrame, type KernelFrame } from './tile-prologue.js';
+import { kAt, kSteps, tileBlockPrologue, TRIANGULAR_K_RANGE, triangleGuard, triangleTag, triangularTag, triangularWalkFrame, type KernelFrame, type KRange } from './tile-prologue.js';
 import type { GemmKernelShape, MmaGemmParams, TriangularOperand } from './params.js';
 
 /** Row length (doubles) of an m- or n-contiguous tile: 2 mod 8 (conflict-free 16-byte reads). */
@@ -423,8 +423,8 @@ ${mmaCall('')}
     }
 `;
   // A triangular op(A): each tile's k range (the frame's kFirst, kEnd) and the mask of stages that cross the diagonal.
-  const range: KRange | undefined = p.triangularA === undefined ? undefined
-    : { first: 'kFirst', end: 'kEnd', mask: (buffer, p0) => `    maskTriangle(sA + ${buffer} * SIZEA, sB + ${buffer} * SIZEB, ${p0});\n` };
+  const range: MaskedRange | undefined = p.triangularA === undefined ? undefined
+    : { ...TRIANGULAR_K_RANGE, mask: (buffer, p0) => `    maskTriangle(sA + ${buffer} * SIZEA, sB + ${buffer} * SIZEB, ${p0});\n` };
   const mainLoop = p.doubleBuffer === true
     ? doubleBuffered({ slices: p.bk / (8 * chunks), sliceK: 8 * chunks, chunks, loadSlice, mmaCall })
     : p.stages === 1 ? singleBuffer(multiply, range) : pipelined(multiply, range);
@@ -576,24 +576,14 @@ static __device__ __forceinline__ void copyPair(real* dst, const real* src, int 
 static __device__ __forceinline__ void commitAsync() { asm volatile("cp.async.commit_group;"); }
 template <int N> static __device__ __forceinline__ void waitAsync() { asm volatile("cp.async.wait_group %0;" :: "n"(N)); }`;
 
-/**
- * A k range other than [0, k) (expressions in the kernel: its first k, a multiple of BK, and its
- * end), and the text that fixes up a landed stage of A (buffer index, its first k) before use.
- */
-interface KRange {
-  readonly first: string;
-  readonly end: string;
+/** A k range (tile-prologue.ts) and the text that fixes up a landed stage of A (buffer index, its first k) before use. */
+interface MaskedRange extends KRange {
   readonly mask: (buffer: string, p0: string) => string;
 }
 
-/** The main loop's step count and the first k of step `s` (the whole [0, k) without a range: the plain kernels' text). */
-const stepsOf = (range: KRange | undefined): string =>
-  (range === undefined ? 'const int steps = (k + BK - 1) / BK;' : `const int steps = (${range.end} - ${range.first} + BK - 1) / BK;`);
-const kAt = (range: KRange | undefined, s: string): string => (range === undefined ? `${s} * BK` : `${range.first} + ${s} * BK`);
-
 /** One buffer: copy a k-step, wait, multiply, and wait again before the next copy. */
-function singleBuffer(multiply: string, range?: KRange): string {
-  return `  ${stepsOf(range)}
+function singleBuffer(multiply: string, range?: MaskedRange): string {
+  return `  ${kSteps(range)}
   for (int s = 0; s < steps; ++s) {
     if (s > 0) __syncthreads();               // everyone is done with the buffer
     issue(${kAt(range, 's')}, 0);
@@ -610,8 +600,8 @@ ${multiply}  }
  * Multi-stage cp.async pipeline (STAGES buffers): up to STAGES - 1 k-steps are in flight while
  * one multiplies, with no registers held for them.
  */
-function pipelined(multiply: string, range?: KRange): string {
-  return `  ${stepsOf(range)}
+function pipelined(multiply: string, range?: MaskedRange): string {
+  return `  ${kSteps(range)}
   #pragma unroll
   for (int s = 0; s < STAGES - 1; ++s) {
     if (s < steps) issue(${kAt(range, 's')}, s);

@@ -21,7 +21,7 @@ import { operandParameters } from '../common/batch-pointer.js';
 import { byPrecision, dtypeInfo } from '../../../core/dtype-table.js';
 import { elementType, gemmElementBytes, gemmLetter, gemmPrelude, multiplyAdd, opLetters, scalarParameters, scalarSetup, updateElement, zeroElement } from './element.js';
 import { layoutTag } from './generate-small.js';
-import { tileBlockPrologue, triangleGuard, triangleTag, triangularTag, triangularWalkFrame, type KernelFrame } from './tile-prologue.js';
+import { kAt, kSteps, tileBlockPrologue, TRIANGULAR_K_RANGE, triangleGuard, triangleTag, triangularTag, triangularWalkFrame, type KernelFrame } from './tile-prologue.js';
 import type { GemmKernelShape, TiledGemmParams, TriangularOperand } from './params.js';
 
 interface TiledLayout {
@@ -174,7 +174,7 @@ export function generateTiledGemm(p: TiledGemmParams): KernelSource {
  * the reference's loops never reach. The other steps are the plain product.
  */
 function triangularStep(tri: TriangularOperand, products: (indent: string, guard?: (f: string) => string) => string): string {
-  const p0 = 'kFirst + s * BK';
+  const p0 = kAt(TRIANGULAR_K_RANGE, 's');
   const guard = (f: string): string => `const int i = i0 + V * tx + (${f} / V) * V * TX + ${f} % V, p = ${p0} + q;
           const bool in = ${tri.lower ? 'p <= i' : 'p >= i'};
           const real av = ${tri.unit ? `p == i ? real(1) : fa[${f}]` : `fa[${f}]`};`;
@@ -200,7 +200,7 @@ export function tiledGemmSource(p: TiledGemmParams, frame: KernelFrame): KernelS
   const update = (x: string, at: string): string => updateElement(p, x, at);
   const tri = p.triangularA;
   // The k range: the whole of k, or a triangular op(A)'s tile range (the frame's kFirst, kEnd).
-  const first = tri === undefined ? '0' : 'kFirst';
+  const range = tri === undefined ? undefined : TRIANGULAR_K_RANGE;
   // One k-step's products of the staged tiles. With a guard, each accumulator row f (row V tx + (f / V) V TX + f % V
   // of the tile) takes its term only where the guard's 'in' holds, with the factor 'av' it defines.
   const stepProducts = (indent: string, guard?: (f: string) => string): string => `${indent}    #pragma unroll
@@ -285,15 +285,15 @@ ${stashCode(fetchB)}
     #pragma unroll
     for (int jj = 0; jj < TN; ++jj) acc[ii][jj] = ${zeroElement(p)};
 
-  ${tri === undefined ? 'const int steps = (k + BK - 1) / BK;' : 'const int steps = (kEnd - kFirst + BK - 1) / BK;'}
+  ${kSteps(range)}
   if (steps > 0) {
-    fetch(${first});
+    fetch(${range?.first ?? '0'});
     stash(0);
     __syncthreads();
   }
   for (int s = 0; s < steps; ++s) {
     const int buf = s & 1;
-    if (s + 1 < steps) fetch(${first === '0' ? '' : `${first} + `}(s + 1) * BK);   // in flight while this step computes
+    if (s + 1 < steps) fetch(${kAt(range, '(s + 1)')});   // in flight while this step computes
     const ${E}* tA = sA + buf * BK * LDSA + V * tx;
     const ${E}* tB = sB + buf * BK * LDSB + V * ty;
 ${tri === undefined ? stepProducts('') : triangularStep(tri, stepProducts)}

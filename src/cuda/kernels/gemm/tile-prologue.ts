@@ -75,12 +75,28 @@ export function triangularWalkFrame(entry: string, layouts: GemmOperandLayouts, 
   const int tilesM = (m + BM - 1) / BM;
   for (int tile = 0; tile < tilesM; ++tile) {
   const int i0 = (${tri.lower ? 'tilesM - 1 - tile' : 'tile'}) * BM;
-  const int kFirst = ${tri.lower ? '0' : 'i0'}, kEnd = ${tri.lower ? 'min(k, i0 + BM)' : 'k'};`,
+  const int ${TRIANGULAR_K_RANGE.first} = ${tri.lower ? '0' : 'i0'}, ${TRIANGULAR_K_RANGE.end} = ${tri.lower ? 'min(k, i0 + BM)' : 'k'};`,
     close: `
   __syncthreads();                          // the shared buffers are free for the next tile's copies
   }`,
   };
 }
+
+/** A k range other than [0, k): expressions in the kernel for its first k (a multiple of BK) and its end (the walk's kFirst, kEnd). */
+export interface KRange {
+  readonly first: string;
+  readonly end: string;
+}
+
+/** The walk's k range (triangularWalkFrame). */
+export const TRIANGULAR_K_RANGE: KRange = { first: 'kFirst', end: 'kEnd' };
+
+/** The main loop's step count over the range (the whole [0, k) without one: the plain kernels' text). */
+export const kSteps = (range: KRange | undefined): string =>
+  (range === undefined ? 'const int steps = (k + BK - 1) / BK;' : `const int steps = (${range.end} - ${range.first} + BK - 1) / BK;`);
+
+/** The first k of step `s` (an expression) of the range. */
+export const kAt = (range: KRange | undefined, s: string): string => (range === undefined ? `${s} * BK` : `${range.first} + ${s} * BK`);
 
 /** The entry-name suffix of a triangular op(A) (lower or upper, unit or not). */
 export const triangularTag = (t: TriangularOperand | undefined): string => (t === undefined ? '' : `_ta${t.lower ? 'l' : 'u'}${t.unit ? 'u' : 'n'}`);
