@@ -16,9 +16,9 @@ import { cpuGemm } from '../../src/cpu/gemm.js';
 import { cpuTrmm } from '../../src/cpu/trmm.js';
 import { cpuTrsm } from '../../src/cpu/trsm.js';
 import { splitPoint } from '../../src/cuda/kernels/common/split.js';
-import type { MmaGemmParams } from '../../src/cuda/kernels/gemm/index.js';
+import { gemmCuda, type MmaGemmParams } from '../../src/cuda/kernels/gemm/index.js';
 import {
-  chainRhs, leafChunk, leafMapping, leafOffsets, leafShape, planTrsm, recursionSteps, solvesForward, trmmProductTakes, trsmChainSource, trsmLeafSource, trsmZeroSource, updateRequest,
+  chainRhs, leafChunk, leafMapping, leafOffsets, leafShape, planTrsm, recursionSteps, solvesForward, trmmCuda, trmmProductTakes, trsmChainSource, trsmLeafSource, trsmZeroSource, updateRequest,
   type TriangularOp, type TrsmProblem, type TrsmVariant,
 } from '../../src/cuda/kernels/trsm/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
@@ -26,6 +26,7 @@ import { defaultTrsmTuning } from '../../src/cuda/model/tuning/trsm-default.js';
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
 import { NVCC_SKIP, compileFailures, compileForSm90 } from '../helpers/nvcc.js';
 import { Rng } from '../helpers/random.js';
+import { recordingDevice, type Recorded } from '../helpers/recording-device.js';
 import {
   TRSM_VARIANTS, caseName, compareOutput, fillTriangle, inStrided, layoutLength, oddLayout, randomBuffer, trsmTolerance, type Layout,
 } from '../helpers/trsm-data.js';
@@ -141,6 +142,32 @@ test('trmm side left in one product (float64 tensor cores, float32 CUDA cores): 
   };
   assert.deepEqual([32, 40, 48, 49, 128, 129, 512].map((m) => tiled(m, 'N')), ['32x32x16t4', '48x48x16t4', '48x48x16t4', '32x32x16t4', '32x32x16t4', '64x64x16t8', '64x64x16t8']);
   assert.deepEqual([32, 96, 97, 128, 129, 512].map((m) => tiled(m, 'T')), ['32x32x16t4', '32x32x16t4', '64x128x8t8', '64x128x8t8', '64x64x16t8', '64x64x16t8']);
+});
+
+test('trmm side left in one product, launched: one triangular kernel of the precision\'s design, a block per column panel; the gemm face refuses other designs', () => {
+  const launches: Recorded[] = [];
+  const dev = recordingDevice(launches);
+  for (const [dtype, design] of [['float64', 'gemm_mma_d'], ['float32', 'gemm_tiled_s']] as const) {
+    launches.length = 0;
+    const [t, w, count] = [64, 100, 30];
+    const a = dev.alloc(dtype, t * t * count), b = dev.alloc(dtype, t * w * count);
+    const v = { side: 'left', uplo: 'lower', transA: 'T', diag: 'unit' } as const;
+    trmmCuda(dev, { ...v, alpha: 2, a: strided(a, { rows: t, cols: t, count }), b: strided(b, { rows: t, cols: w, count }) }, { force: { trmmProduct: true } });
+    assert.equal(launches.length, 1, `${dtype}: one launch`);
+    const [l] = launches;
+    // op(A) = A^T of a lower A: upper, unit diagonal.
+    assert.ok(l!.src.entry.startsWith(design) && l!.src.entry.endsWith('_tauu'), l!.src.entry);
+    const bn = Number(/_\d+x(\d+)x\d+_/.exec(l!.src.entry)![1]);
+    assert.deepEqual(l!.config.grid, [Math.ceil(w / bn), count, 1]);
+  }
+  const [a, b] = [dev.alloc('float32', 16 * 16), dev.alloc('float32', 16 * 16)];
+  const one = (x: typeof a) => strided(x, { rows: 16, cols: 16, count: 1 });
+  // Forced parameters of the right design whose k-steps would not end on a tile's diagonal.
+  const st = { kind: 'strided' as const, dense: false };
+  const forced = { variant: 'tiled' as const, dtype: 'float32' as const, transA: 'N' as const, transB: 'N' as const, betaZero: true, layouts: { a: st, b: st, c: st }, bm: 32, bn: 32, bk: 12, tm: 4, tn: 4 };
+  assert.throws(() => gemmCuda(dev, { transA: 'N', transB: 'N', alpha: 1, beta: 0, a: one(a), b: one(b), c: one(b) }, { variant: forced, triangularA: { lower: true, unit: false } }),
+    (e: Error & { argument?: string }) => /runs on the tiled kernel with bk dividing bm, not the tiled kernel of bm 32, bk 12/.test(e.message) && e.argument === 'variant');
+  assert.throws(() => gemmCuda(dev, { transA: 'N', transB: 'N', alpha: 1, beta: 1, a: one(a), b: one(b), c: one(b) }, { triangularA: { lower: true, unit: false } }), /beta must be 0/);
 });
 
 // ---- The plan on the CPU -------------------------------------------------------------------

@@ -47,8 +47,8 @@ export interface GemmCudaOptions {
    * op(A) is this triangle (its other triangle never read; ones on a unit diagonal) and C is B,
    * overwritten in place: trmm side left, C := alpha op(A) C, in one launch (the tile walk of
    * tile-prologue.ts): float64 on the tensor-core design (generate-mma.ts), float32 on the tiled one
-   * (generate-tiled.ts). beta must be 0, A square, real data; forced parameters must be of that
-   * design (`triangularTakes`).
+   * (generate-tiled.ts). beta must be 0, A square, real data; a forced variant (name or
+   * parameters) must be that design with bk dividing bm (`triangularTakes`), or the call is refused.
    */
   readonly triangularA?: TriangularOperand;
 }
@@ -179,8 +179,9 @@ function launchGemm(dev: GpuDevice, s: GemmScalars, a: GemmOperand, b: GemmOpera
     : opts.tuning === undefined && forced === undefined && opts.tmaRoutes === undefined
       ? plannedFor(dev, problem)
       : planGemm(dev.info, problem, { variant: k === 0 && forced === 'small' ? 'tiled' : forced, tuning: opts.tuning, tmaRoutes: opts.tmaRoutes });
+  // A triangular op(A): the planner's choice, or its precision's design where the planner chose another; a forced one must be that design.
   const params = opts.triangularA !== undefined
-    ? triangularParams(problem, triangularTakes(planned) ? planned : planGemm(dev.info, problem, { variant: triangularVariant(problem.dtype), tuning: opts.tuning }), opts.triangularA)
+    ? triangularParams(problem, forced !== undefined || triangularTakes(planned) ? planned : planGemm(dev.info, problem, { variant: triangularVariant(problem.dtype), tuning: opts.tuning }), opts.triangularA)
     : opts.triangle === undefined ? planned : triangleParams(dev, problem, planned, opts.triangle);
   const kernel = kernelFor(dev, 'gemm', params, () => gemmSource(params));
   if (params.variant === 'tma') {
@@ -297,15 +298,18 @@ function triangularTakes(params: GemmParams): params is TriangularParams {
     && params.complex === undefined && params.triangle === undefined && params.bm % params.bk === 0;
 }
 
+/** A kernel's design and, where it has them, its tile's bm and bk (for messages). */
+const kernelName = (p: GemmParams): string => `the ${p.variant} kernel${p.variant === 'mma' || p.variant === 'tiled' ? ` of bm ${p.bm}, bk ${p.bk}` : ''}`;
+
 /** The plan's parameters with op(A) triangular (the mma kernel without tile groups or double-buffered fragments). */
 function triangularParams(problem: GemmProblem, planned: GemmParams, tri: TriangularOperand): TriangularParams {
   if (problem.m !== problem.k) throw new MyriadError('INVALID_ARGUMENT', `a triangular op(A) needs m = k, got ${problem.m} x ${problem.k}`, 'a');
   if (!problem.betaZero) throw new MyriadError('INVALID_ARGUMENT', 'a triangular op(A) overwrites C in place: beta must be 0', 'beta');
   if (problem.complex !== undefined) throw new MyriadError('UNSUPPORTED', `a triangular op(A) takes real data, got complex ${problem.dtype}`, 'a');
   const variant = triangularVariant(problem.dtype);
-  const shape = planned.variant === 'mma' || planned.variant === 'tiled' ? ` of bm ${planned.bm}, bk ${planned.bk}` : '';
-  if (!triangularTakes(planned))
-    throw new MyriadError('UNSUPPORTED', `a triangular op(A) of ${problem.dtype} runs on the ${variant} kernel with bk dividing bm, not the ${planned.variant} kernel${shape}`, 'variant');
+  if (!triangularTakes(planned)) {
+    throw new MyriadError('UNSUPPORTED', `a triangular op(A) of ${problem.dtype} runs on the ${variant} kernel with bk dividing bm, not ${kernelName(planned)}`, 'variant');
+  }
   let variants = triangularVariants.get(planned);
   if (variants === undefined) triangularVariants.set(planned, (variants = new Map()));
   const key = `${tri.lower ? 'l' : 'u'}${tri.unit ? 'u' : 'n'}`;
