@@ -29,13 +29,16 @@ import { kindTag, matrixPointer, operandParameters } from '../common/batch-point
 import { precisionLetter, precisionPrelude } from '../common/precision.js';
 import type { LauumRegisterLeafParams } from './params.js';
 
+/** The register leaf's largest triangle. */
+export const LAUUM_REGISTER_TILE_MAX = 64;
+
 /** Threads per matrix: (tile / reg)^2. */
 export const lauumRegisterThreads = (p: Pick<LauumRegisterLeafParams, 'tile' | 'reg'>): number => (p.tile / p.reg) ** 2;
 
 /** Why `p` cannot be generated, or undefined. */
 export function lauumRegisterLeafError(p: Pick<LauumRegisterLeafParams, 'tile' | 'reg'>): string | undefined {
   const pow2 = (x: number): boolean => Number.isInteger(x) && x >= 1 && (x & (x - 1)) === 0;
-  if (!pow2(p.tile) || p.tile > 64) return `tile must be a power of two up to 64, got ${p.tile}`;
+  if (!pow2(p.tile) || p.tile > LAUUM_REGISTER_TILE_MAX) return `tile must be a power of two up to ${LAUUM_REGISTER_TILE_MAX}, got ${p.tile}`;
   if (!pow2(p.reg) || p.reg > 8 || p.reg > p.tile) return `reg must be a power of two up to 8 and the tile, got ${p.reg}`;
   return undefined;
 }

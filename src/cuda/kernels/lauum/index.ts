@@ -5,7 +5,7 @@
  */
 export type { LauumForce, LauumLeafParams, LauumLeafShape, LauumPlan, LauumRegisterLeafParams, LauumStep } from './params.js';
 export { lauumLeafSource, LAUUM_LEAF_MAX_THREADS } from './generate-leaf.js';
-export { lauumRegisterLeafSource, lauumRegisterLeafError, lauumRegisterThreads } from './generate-register-leaf.js';
-export { planLauum, lauumSteps, lauumLeafShape, lauumRegisterChoice, lauumRegisterShape, LAUUM_REGISTER_TILE_MAX, type LauumProblem } from './plan.js';
+export { lauumRegisterLeafSource, lauumRegisterLeafError, lauumRegisterThreads, LAUUM_REGISTER_TILE_MAX } from './generate-register-leaf.js';
+export { planLauum, lauumSteps, lauumLeafShape, lauumRegisterChoice, lauumRegisterShape, type LauumProblem } from './plan.js';
 export { syrkStep, trmmStep } from './blocks.js';
 export { lauumCuda, lauumTriangles, type LauumOptions } from './launch.js';

@@ -12,7 +12,7 @@ import { tuningFor, type LauumTuning } from '../../model/tuning/index.js';
 import { arg, type DeviceArray, type GpuDevice } from '../../runtime/types.js';
 import type { FamilyOptions } from '../common/family-options.js';
 import { zeroInfo } from '../common/info-zero.js';
-import { cachedKernel, kernelFor, plannedOnce } from '../common/kernel-cache.js';
+import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { blocksPerSM } from '../../model/occupancy.js';
 import { deviceDtype, operandArgs, sharedLimit } from '../common/operands.js';
 import { groupBlocks, type BlockGroup } from '../common/sub-blocks.js';
@@ -71,7 +71,7 @@ function launchLeaf(dev: GpuDevice, plan: LauumPlan, g: BlockGroup, span: Span):
   const register = plan.registerLeaves.get(span.size);
   // The register leaf's matrices share blockDim.x; the shared-memory leaf's are blockDim.y.
   const kernel = register === undefined
-    ? cachedKernel(dev, `lauum-leaf/${JSON.stringify(plan.leaf)}`, () => lauumLeafSource(plan.leaf))
+    ? kernelFor(dev, 'lauum-leaf', plan.leaf, () => lauumLeafSource(plan.leaf))
     : kernelFor(dev, 'lauum-register-leaf', register, () => lauumRegisterLeafSource(register));
   const block: [number, number, number] = register === undefined ? [shape.threads, shape.matrices, 1] : [shape.threads * shape.matrices, 1, 1];
   const groups = Math.ceil(g.count / shape.matrices);

@@ -60,7 +60,7 @@ export interface LauumLeafShape {
   readonly threads: number;
   /** Matrices per block: blockDim.y. */
   readonly matrices: number;
-  /** Padded leading dimension of the shared triangle (odd: conflict-free). */
+  /** Padded leading dimension of the shared triangle (odd: conflict-free); the register leaf's packed triangle has none (unused there). */
   readonly lds: number;
   /** Dynamic shared bytes per block. */
   readonly sharedBytes: number;

@@ -15,7 +15,7 @@ import type { OperandKind } from '../common/batch-pointer.js';
 import { elementBytes } from '../common/precision.js';
 import { splitPoint } from '../common/split.js';
 import { LAUUM_LEAF_MAX_THREADS } from './generate-leaf.js';
-import { lauumRegisterLeafError, lauumRegisterThreads } from './generate-register-leaf.js';
+import { LAUUM_REGISTER_TILE_MAX, lauumRegisterLeafError, lauumRegisterThreads } from './generate-register-leaf.js';
 import type { LauumForce, LauumLeafShape, LauumPlan, LauumRegisterLeafParams, LauumStep, Span } from './params.js';
 
 export interface LauumProblem {
@@ -119,6 +119,3 @@ export function planLauum(problem: LauumProblem, tuning: LauumTuning, options: {
   }
   return { leaf: { dtype, uplo, kind }, steps, shapes, registerLeaves };
 }
-
-/** The register leaf's largest triangle. */
-export const LAUUM_REGISTER_TILE_MAX = 64;
