@@ -126,7 +126,9 @@ test('a triangular op(A) on the tiled kernel (float32 trmm side left): the same 
   // The shared walk: the same frame text as the tensor-core kernel's up to its own additions.
   const mma = gemmSource({ ...tiled({ betaZero: true }), variant: 'mma', bm: 32, bn: 32, bk: 16, wm: 2, wn: 2, stages: 3, triangularA: { lower: true, unit: false } } as MmaGemmParams).source;
   const walk = /const int j0 = blockIdx\.x \* BN;[\s\S]*?kEnd = min\(k, i0 \+ BM\);/;
-  assert.equal(lower.source.match(walk)?.[0], mma.match(walk)?.[0]);
+  const walkText = lower.source.match(walk)?.[0];
+  assert.ok(walkText !== undefined && walkText.includes('for (int tile = 0; tile < tilesM; ++tile)'), 'the tiled kernel walks the row tiles');
+  assert.equal(walkText, mma.match(walk)?.[0]);
   assert.throws(() => generateTiledGemm({ ...base, betaZero: false, triangularA: { lower: true, unit: false } }), /beta = 0/);
   assert.throws(() => generateTiledGemm({ ...base, bk: 24, triangularA: { lower: true, unit: false } }), /bk to divide bm|multiples of/);
   assert.throws(() => generateTiledGemm({ ...base, bm: 64, bk: 48, triangularA: { lower: true, unit: false } }), /bk to divide bm/);

@@ -23,6 +23,7 @@ import { leafTile, syrkLeafShape, syrkLeafSource, type SyrkLeafParams } from '..
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import { Rng } from '../helpers/random.js';
+import { parseHarnessNumber } from '../helpers/recording-device.js';
 import { inTriangle, syrkTolerance } from '../helpers/syrk-data.js';
 import { compareOutput, inStrided, layoutLength, oddLayout, randomBuffer } from '../helpers/trsm-data.js';
 
@@ -41,8 +42,7 @@ function harness(dir: string, src: KernelSource, lauum: boolean): (input: string
   return (input, out) => {
     const r = spawnSync(join(dir, 'h'), { input, maxBuffer: 1 << 28 });
     if (r.status !== 0) throw new Error(`host harness failed (${r.status}): ${r.stderr.toString()}`);
-    // printf's %g writes infinities as inf and -inf.
-    r.stdout.toString().trim().split('\n').forEach((l, i) => { out[i] = /nan/.test(l) ? NaN : /inf/.test(l) ? (l.startsWith('-') ? -Infinity : Infinity) : Number(l); });
+    r.stdout.toString().trim().split('\n').forEach((l, i) => { out[i] = parseHarnessNumber(l); });
   };
 }
 
