@@ -5,8 +5,9 @@
  * the register leaf, its triangle packed in shared memory (t (t + 1) / 2 elements: 64 float64 = 16 KiB),
  * 4 x 4 accumulators a thread to 16 (float32 32) and 8 x 8 above, pipelined there. Measured on an
  * H200 (2026-11-30, `MYRIAD_QUICK_FIRST=0 [DTYPE=float32] node scripts/probe/lauum-leaf.mjs`, lower,
- * the bench's counts, entries of order 1 / n), ms, two runs on two cards (their common sizes
- * agree to 0-12%; the second's below): the shared-memory leaf (leaves to 32), the register leaf
+ * the bench's counts, entries of order 1 / n), ms, two runs on two cards (the same forms' times
+ * differed by 5% at the median, up to 17% in float64 and 46% in float32, 8 x 8 at 32-48; the
+ * second's below): the shared-memory leaf (leaves to 32), the register leaf
  * with a square triangle, plain / pipelined, and packed, plain / pipelined, against cuBLAS's full
  * product L^T L:
  *   float64 16 0.777, 0.385 (reg 4) / 0.411, 0.340 / 0.436; 32 0.663, 0.373 / 0.382 (reg 8), 0.399
