@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { list, strided } from '../../src/core/batch.js';
 import { MyriadError } from '../../src/core/errors.js';
-import { gemmSource, planGemm, smallGemmShape, type GemmProblem } from '../../src/cuda/kernels/gemm/index.js';
+import { gemmSource, planGemm, smallGemmShape, smallGemmWork, type GemmProblem } from '../../src/cuda/kernels/gemm/index.js';
+import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import { COMPLEX_ROUTES } from '../../src/cuda/router.js';
 import { H100 } from '../helpers/devices.js';
 import { argNumber, recordingContext } from '../helpers/fake-gpus.js';
@@ -60,6 +61,32 @@ describe('complex gemm: the plan', () => {
     assert.match(gemmSource(c).source, /struct __align__\(8\) real2/);
     const { complex: _, ...real } = problem({});
     for (const n of [8, 40]) assert.ok(!('complex' in planGemm(H100, { ...real, m: n, n, k: n })));
+  });
+
+  it("the card's complex winners for the very-small kernel: one work item a thread at 9-16; the real winners never take pairs", () => {
+    const label = (p: ReturnType<typeof planGemm>): string => (p.variant === 'small' ? `tbc${p.tbc} rn${p.rn} t${p.threads}` : p.variant);
+    const tuning = tuningFor('sm_90', 'gemm');
+    const withoutComplexWinners = { ...tuning, complex: { ...tuning.complex, smallWinners: [] } };
+    for (const dtype of ['float64', 'float32'] as const) {
+      const at = (n: number, over: Partial<GemmProblem> = {}, opts = {}): ReturnType<typeof planGemm> =>
+        planGemm(H100, problem({ dtype, m: n, n, k: n, count: 100_000, ...over }), opts);
+      // The shapes the sweep measured: threads a matrix to 32 at 12, to 64 at 16.
+      assert.equal(label(at(12)), 'tbc8 rn6 t192', `${dtype} 12`);
+      assert.equal(label(at(16)), 'tbc4 rn4 t256', `${dtype} 16`);
+      for (let n = 9; n <= 16; n++) {
+        const p = at(n);
+        assert.ok(p.variant === 'small');
+        assert.equal(p.threads, smallGemmWork(p), `${dtype} ${n}: one work item a thread`);
+        // Every op pair of the same size takes the same rule.
+        assert.equal(label(at(n, { transA: 'T', complex: { conjA: true, conjB: false } })), label(p), `${dtype} ${n} CN`);
+      }
+      // Up to 8 the default rules, as without the winners; the real problem of the same size keeps the real winners.
+      for (const n of [2, 8]) assert.equal(label(at(n)), label(at(n, {}, { tuning: withoutComplexWinners })), `${dtype} ${n}`);
+      const { complex: _, ...real } = problem({ dtype, m: 16, n: 16, k: 16, count: 100_000 });
+      assert.equal(label(planGemm(H100, real)), label(planGemm(H100, real, { tuning: withoutComplexWinners })), `${dtype} real 16`);
+      // Without the complex winners, pairs take the default rules, not the real winners (float64 9-24: 128-thread blocks, one item).
+      assert.equal(label(at(16, {}, { tuning: withoutComplexWinners })), dtype === 'float64' ? 'tbc5 rn4 t96' : 'tbc8 rn4 t128', `${dtype} 16 default rules`);
+    }
   });
 
   it('a complex element is twice the bytes: the shared memory counts pairs and stays within the static limit', () => {

@@ -1,6 +1,6 @@
 /** Batched GEMM on the GPU: generators, planner, launcher. */
 export type { GemmParams, SmallGemmParams, TiledGemmParams, MmaGemmParams, TmaGemmParams, GemmVariant, GemmOperandLayouts, OperandLayout, TriangularOperand } from './params.js';
-export { generateSmallGemm, smallGemmShape } from './generate-small.js';
+export { generateSmallGemm, smallGemmShape, smallGemmWork } from './generate-small.js';
 export { generateTiledGemm, tiledGemmShape } from './generate-tiled.js';
 export { generateMmaGemm, mmaGemmShape, MMA_DTYPE } from './generate-mma.js';
 export { generateTmaGemm, tmaGemmShape, tmaOperandFits, tmaOperandMap, TMA_BK, type TmaOperandLayout, type TmaOperandMap } from './generate-tma.js';

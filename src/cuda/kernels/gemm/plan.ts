@@ -114,8 +114,9 @@ function planComplex(info: DeviceInfo, problem: GemmProblem, options: PlanOption
 
 function planSmall(info: DeviceInfo, p: GemmProblem, tuning: GemmTuning): SmallGemmParams {
   const dim = Math.max(p.m, p.n, p.k);
-  // The measured winners are real kernels' (a complex element is twice the bytes and four times the flops).
-  const winner = p.complex === undefined ? tuning.smallWinners.find((w) => w.dtype === p.dtype && w.minDim <= dim && dim <= w.maxDim) : undefined;
+  // Real and complex winners are measured apart (a complex element is twice the bytes and four times the flops).
+  const winners = p.complex === undefined ? tuning.smallWinners : tuning.complex.smallWinners ?? [];
+  const winner = winners.find((w) => w.dtype === p.dtype && w.minDim <= dim && dim <= w.maxDim);
   const maxThreadsPerMatrix = winner?.maxThreadsPerMatrix ?? tuning.smallMaxThreadsPerMatrix;
   const threadsPerBlock = winner?.threadsPerBlock ?? tuning.smallThreadsPerBlock;
   // rn: the fewest columns per thread (most threads, most loads in flight) that keeps the

@@ -62,7 +62,26 @@ export const sm90GemmTuning: GemmTuningOverrides = {
     },
   },
   // complex128 without transposes on the tensor cores (the real embedding) from max(m, n, k) = 32.
-  complex: { ...defaultGemmTuning.complex, mmaFrom: 32 },
+  complex: {
+    ...defaultGemmTuning.complex,
+    mmaFrom: 32,
+    // The very-small kernel on pairs: one work item a thread, 256-thread blocks. H200, 2026-11-30,
+    // `node scripts/probe/zgemm-small.mjs` (the bench's workload: C = A B, 1 GiB of operands; every
+    // shape of a grid of threads a block, items a thread and threads a matrix, C staged or not), ms
+    // and % of the copy rate, the rule's shape against the default rules' (128-thread blocks, 4
+    // items a thread): complex64 12 tbc8 rn6 t192 0.281 (90.8%) against tbc8 rn3 t96 0.401
+    // (63.5%); 16 tbc4 rn4 t256 0.289 (88.0%) against tbc8 rn4 t128 0.470 (54.1%); complex128 16
+    // tbc4 rn4 t256 0.286 (89.2%) against tbc5 rn4 t96 0.339 (75.4%); the grid's best were within 3%
+    // of them (complex64 12 with C staged 0.275). At 12 the narrower column groups (threads a matrix
+    // to 32) won, at 16 the default's (64). Measured at 12 and 16; 9-11 and 13-15 take the rule of
+    // the nearer size. Up to 8 the default rules run at 91-98% of the copy rate (not swept).
+    smallWinners: [
+      { dtype: 'float64', minDim: 9, maxDim: 12, threadsPerBlock: 256, itemsPerThread: 1, maxThreadsPerMatrix: 32 },
+      { dtype: 'float32', minDim: 9, maxDim: 12, threadsPerBlock: 256, itemsPerThread: 1, maxThreadsPerMatrix: 32 },
+      { dtype: 'float64', minDim: 13, maxDim: 16, threadsPerBlock: 256, itemsPerThread: 1 },
+      { dtype: 'float32', minDim: 13, maxDim: 16, threadsPerBlock: 256, itemsPerThread: 1 },
+    ],
+  },
   // Batched products by C's smaller side (H200, 2026-11-30, `MYRIAD_QUICK_FIRST=0 [TRANSB=T] node
   // scripts/probe/gemm-update-shapes.mjs`: C += A op(B) at trmm's counts, the recursions' update
   // shapes m = k = n / 2 ... 32 for n = 64 ... 512, and squares). Up to 96, 32 x 32 tiles of three

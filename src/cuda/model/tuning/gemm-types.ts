@@ -211,6 +211,11 @@ export interface ComplexGemmTuning {
    * has the mma kernel; absent: the tiled kernel at every size above the small one.
    */
   readonly mmaFrom?: number;
+  /**
+   * Measured exceptions for the very-small kernel on complex data, keyed by the parts' dtype
+   * (float64: complex128, float32: complex64); the real `smallWinners` never apply to pairs.
+   */
+  readonly smallWinners?: readonly SmallWinner[];
 }
 
 export type GemmTuningOverrides = Partial<GemmTuning>;
