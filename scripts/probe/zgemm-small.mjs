@@ -5,12 +5,15 @@
 // GB/s of A and B read and C written, % of the copy rate measured in the run. The grid: threads a
 // block x work items a thread x threads a matrix (kernels/gemm/plan.ts planSmall, its tuning fields),
 // each with C staged in shared memory and without. The plan's shape is marked '*'. GRID=plan: the
-// plan's shape and the default rules' (the card's complex winners left out) only.
+// plan's shape and the default rules' (the card's complex winners left out) only; GRID=wide: the
+// very-small kernel above its bound (17-32, where the plan takes the tiled or mma kernel), on a
+// smaller grid (128 or 256 threads a block, 1 or 2 items a thread, C as the rules stage it).
 // Every kernel runs its optimised build (MYRIAD_QUICK_FIRST=0, set here).
 // Usage (after npx tsc -p .):
 //   node scripts/probe/zgemm-small.mjs                       (n = 8, 12, 16; complex128 and complex64)
 //   N=16 DTYPES=complex64 node scripts/probe/zgemm-small.mjs
 //   GRID=plan N=9,10,11,12,13,14,15,16 node scripts/probe/zgemm-small.mjs
+//   GRID=wide N=24,32 node scripts/probe/zgemm-small.mjs
 import { open, strided } from '../../dist/src/index.js';
 import { Random, randomMatrices } from '../../dist/src/bench/data.js';
 import { complexGemmCuda, gemmSource, planGemm } from '../../dist/src/cuda/kernels/gemm/index.js';
@@ -50,10 +53,15 @@ for (const dtype of dtypes) {
     const candidates = [planned];
     const add = (p) => { if (!candidates.some((q) => JSON.stringify(q) === JSON.stringify(p))) candidates.push(p); };
     add(planGemm(dev.info, problem, { tuning: { ...tuning, complex: { ...tuning.complex, smallWinners: [] } } }));
-    if (process.env.GRID !== 'plan') for (const smallThreadsPerBlock of [64, 128, 256]) for (const smallItemsPerThread of [1, 2, 4]) for (const smallMaxThreadsPerMatrix of [32, 64, 128, 256]) {
-      const p = planGemm(dev.info, problem, { variant: 'small', tuning: { ...tuning, smallThreadsPerBlock, smallItemsPerThread, smallMaxThreadsPerMatrix } });
-      add(p);
-      add({ ...p, stageC: !p.stageC });
+    const wide = process.env.GRID === 'wide';
+    if (process.env.GRID !== 'plan') {
+      for (const smallThreadsPerBlock of wide ? [128, 256] : [64, 128, 256]) for (const smallItemsPerThread of wide ? [1, 2] : [1, 2, 4]) {
+        for (const smallMaxThreadsPerMatrix of wide ? [64, 128, 256] : [32, 64, 128, 256]) {
+          const p = planGemm(dev.info, problem, { variant: 'small', tuning: { ...tuning, smallThreadsPerBlock, smallItemsPerThread, smallMaxThreadsPerMatrix } });
+          add(p);
+          if (!wide) add({ ...p, stageC: !p.stageC });
+        }
+      }
     }
     const rows = [];
     for (const p of candidates) {

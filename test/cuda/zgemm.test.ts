@@ -10,8 +10,10 @@ import { describe, it } from 'node:test';
 import { list, strided } from '../../src/core/batch.js';
 import { MyriadError } from '../../src/core/errors.js';
 import { gemmSource, planGemm, smallGemmShape, smallGemmWork, type GemmProblem } from '../../src/cuda/kernels/gemm/index.js';
+import { defaultGemmTuning } from '../../src/cuda/model/tuning/gemm-default.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import { COMPLEX_ROUTES } from '../../src/cuda/router.js';
+import type { KernelSource } from '../../src/cuda/runtime/types.js';
 import { H100 } from '../helpers/devices.js';
 import { argNumber, recordingContext } from '../helpers/fake-gpus.js';
 import { NVCC_SKIP, compileFailures, compileForSm90 } from '../helpers/nvcc.js';
@@ -22,11 +24,16 @@ const problem = (over: Partial<GemmProblem>): GemmProblem => ({
 });
 
 describe('complex gemm: the plan', () => {
-  it('the very-small kernel to the complex bound (16), the tiled one above; complex128 with op(A) = A on mma from 32', () => {
+  it("the very-small kernel to the complex bound (sm_90's table 32, the default 16), the tiled one above; complex128 with op(A) = A on mma from 32 (sm_90: 33)", () => {
+    const defaults = { tuning: defaultGemmTuning };
     for (const dtype of ['float64', 'float32'] as const) {
-      for (const n of [1, 2, 8, 13, 16]) assert.equal(planGemm(H100, problem({ dtype, m: n, n, k: n })).variant, 'small', `${dtype} ${n}`);
-      for (const n of [17, 31]) assert.equal(planGemm(H100, problem({ dtype, m: n, n, k: n })).variant, 'tiled', `${dtype} ${n}`);
-      for (const n of [32, 33, 64, 200]) {
+      for (const n of [1, 2, 8, 13, 16, 17, 24, 31, 32]) assert.equal(planGemm(H100, problem({ dtype, m: n, n, k: n })).variant, 'small', `${dtype} ${n}`);
+      assert.equal(planGemm(H100, problem({ dtype, m: 32, n: 4, k: 32, transA: 'T' })).variant, 'small', `${dtype} 32 x 4 x 32 TN`);
+      // The default table (another arch): to 16, then the tiled kernel, and complex128's mma from 32.
+      for (const n of [1, 16]) assert.equal(planGemm(H100, problem({ dtype, m: n, n, k: n }), defaults).variant, 'small', `${dtype} ${n} default`);
+      for (const n of [17, 31]) assert.equal(planGemm(H100, problem({ dtype, m: n, n, k: n }), defaults).variant, 'tiled', `${dtype} ${n} default`);
+      assert.equal(planGemm(H100, problem({ dtype, m: 32, n: 32, k: 32 }), defaults).variant, 'tiled', `${dtype} 32 default`);
+      for (const n of [33, 64, 200]) {
         assert.equal(planGemm(H100, problem({ dtype, m: n, n, k: n })).variant, dtype === 'float64' ? 'mma' : 'tiled', `${dtype} ${n}`);
         // op(B) = B^T or B^H too; op(A) = A^T or A^H: the tiled kernel.
         for (const over of [{ transB: 'T' }, { transB: 'T', complex: { conjA: false, conjB: true } }] as const) {
@@ -36,14 +43,14 @@ describe('complex gemm: the plan', () => {
           assert.equal(planGemm(H100, problem({ dtype, m: n, n, k: n, ...over })).variant, 'tiled', `${dtype} ${n} ${JSON.stringify(over)}`);
         }
       }
-      // One large dimension is enough (32 x 4 x 4 on the tensor cores).
-      assert.equal(planGemm(H100, problem({ dtype, m: 32, n: 4, k: 4 })).variant, dtype === 'float64' ? 'mma' : 'tiled');
+      // One large dimension is enough (33 x 4 x 4 on the tensor cores).
+      assert.equal(planGemm(H100, problem({ dtype, m: 33, n: 4, k: 4 })).variant, dtype === 'float64' ? 'mma' : 'tiled');
     }
     assert.throws(() => planGemm(H100, problem({ dtype: 'float32' }), { variant: 'mma' }), /complex128 with op\(A\) = A/);
     assert.throws(() => planGemm(H100, problem({ transA: 'T' }), { variant: 'mma' }), /complex128 with op\(A\) = A/);
     // Planned as the real product it computes (the band of 2m, C's rows as doubles), with at most 16
     // accumulator tiles a warp and no tile groups.
-    for (const n of [32, 64, 100, 300, 4096]) {
+    for (const n of [33, 64, 100, 300, 4096]) {
       const p = planGemm(H100, problem({ m: n, n, k: n, count: n > 1000 ? 1 : 100 }));
       assert.ok(p.variant === 'mma');
       assert.ok((p.bm / p.wm / 8) * (p.bn / p.wn / 8) <= 16, `${n}: ${p.bm} x ${p.bn} over ${p.wm} x ${p.wn} warps`);
@@ -56,14 +63,14 @@ describe('complex gemm: the plan', () => {
     const z = planGemm(H100, problem({ transA: 'T', transB: 'T', complex: { conjA: true, conjB: false } }));
     assert.deepEqual(z.complex, { conjA: true, conjB: false });
     assert.match(gemmSource(z).entry, /^gemm_small_zCT_8x8x8_/);
-    const c = planGemm(H100, problem({ dtype: 'float32', m: 24, n: 24, k: 24, transB: 'T', complex: { conjA: false, conjB: true } }));
-    assert.match(gemmSource(c).entry, /^gemm_tiled_cNC_32x32x8_/);
+    const c = planGemm(H100, problem({ dtype: 'float32', m: 40, n: 40, k: 40, transB: 'T', complex: { conjA: false, conjB: true } }));
+    assert.match(gemmSource(c).entry, /^gemm_tiled_cNC_64x64x8_/);
     assert.match(gemmSource(c).source, /struct __align__\(8\) real2/);
     const { complex: _, ...real } = problem({});
     for (const n of [8, 40]) assert.ok(!('complex' in planGemm(H100, { ...real, m: n, n, k: n })));
   });
 
-  it("the card's complex winners for the very-small kernel: one work item a thread at 9-16; the real winners never take pairs", () => {
+  it("the card's complex winners for the very-small kernel: one work item a thread at 9-16, the sweep's shapes above; the real winners never take pairs", () => {
     const label = (p: ReturnType<typeof planGemm>): string => (p.variant === 'small' ? `tbc${p.tbc} rn${p.rn} t${p.threads}` : p.variant);
     const tuning = tuningFor('sm_90', 'gemm');
     const withoutComplexWinners = { ...tuning, complex: { ...tuning.complex, smallWinners: [] } };
@@ -80,6 +87,11 @@ describe('complex gemm: the plan', () => {
         // Every op pair of the same size takes the same rule.
         assert.equal(label(at(n, { transA: 'T', complex: { conjA: true, conjB: false } })), label(p), `${dtype} ${n} CN`);
       }
+      // Above 16, each measured size's best shape of the sweep's grid.
+      const measured = dtype === 'float64'
+        ? { 20: 'tbc2 rn4 t200', 24: 'tbc1 rn5 t120', 28: 'tbc1 rn7 t112', 32: 'tbc1 rn8 t128' }
+        : { 20: 'tbc2 rn4 t128', 24: 'tbc4 rn8 t160', 28: 'tbc2 rn7 t224', 32: 'tbc1 rn4 t256' };
+      for (const [n, shape] of Object.entries(measured)) assert.equal(label(at(Number(n))), shape, `${dtype} ${n}`);
       // Up to 8 the default rules, as without the winners; the real problem of the same size keeps the real winners.
       for (const n of [2, 8]) assert.equal(label(at(n)), label(at(n, {}, { tuning: withoutComplexWinners })), `${dtype} ${n}`);
       const { complex: _, ...real } = problem({ dtype, m: 16, n: 16, k: 16, count: 100_000 });
@@ -100,11 +112,25 @@ describe('complex gemm: the plan', () => {
   });
 });
 
+describe("complex gemm, the very-small kernel at 9-32 on the card's rules: the kernels compile", () => {
+  it("each rule's first and last order, both types, NN strided and CT with pointer operands in turn: sm_90 without spills", { skip: NVCC_SKIP, timeout: 300_000 }, async () => {
+    const sources: KernelSource[] = [];
+    const ct = { transA: 'T', transB: 'T', batchKind: 'list', complex: { conjA: true, conjB: false } } as const;
+    for (const dtype of ['float64', 'float32'] as const) [9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29, 32].forEach((n, i) => {
+      const p = planGemm(H100, problem({ dtype, m: n, n, k: n, count: 100_000, betaZero: false, ...((i + (dtype === 'float64' ? 0 : 1)) % 2 === 0 ? {} : ct) }));
+      assert.equal(p.variant, 'small', `${dtype} ${n}`);
+      sources.push(gemmSource(p));
+    });
+    const failures = compileFailures(await compileForSm90(sources), (r) => (!Number.isFinite(r.spillStores) ? 'no ptxas report' : r.spillStores !== 0 ? `${r.spillStores} bytes spilled` : undefined));
+    assert.deepEqual(failures, []);
+  });
+});
+
 describe('complex gemm on the tensor cores: the kernels compile', () => {
   it('every band, op(B) B, B^T and B^H, strided and pointer operands, beta zero or not: sm_90 without spills', { skip: NVCC_SKIP, timeout: 300_000 }, async () => {
     const sources = [];
     const ops = [{ transB: 'N' }, { transB: 'T' }, { transB: 'T', complex: { conjA: false, conjB: true } }] as const;
-    for (const n of [32, 64, 100, 512, 4096]) for (const batchKind of ['strided', 'list'] as const) for (const betaZero of [true, false]) for (const op of ops) {
+    for (const n of [33, 64, 100, 512, 4096]) for (const batchKind of ['strided', 'list'] as const) for (const betaZero of [true, false]) for (const op of ops) {
       const p = planGemm(H100, problem({ m: n, n, k: n, count: n > 1000 ? 1 : 100, batchKind, betaZero, ...op }));
       assert.equal(p.variant, 'mma');
       sources.push(gemmSource(p));

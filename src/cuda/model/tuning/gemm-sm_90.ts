@@ -74,13 +74,30 @@ export const sm90GemmTuning: GemmTuningOverrides = {
     // tbc4 rn4 t256 0.286 (89.2%) against tbc5 rn4 t96 0.339 (75.4%); the grid's best were within 3%
     // of them (complex64 12 with C staged 0.275). At 12 the narrower column groups (threads a matrix
     // to 32) won, at 16 the default's (64). Measured at 12 and 16; 9-11 and 13-15 take the rule of
-    // the nearer size. Up to 8 the default rules run at 91-98% of the copy rate (not swept).
+    // the nearer size (measured after: every order 9-16 in both types faster than the default
+    // rules, 70-94% of the copy rate). Up to 8 the default rules run at 91-98% (not swept).
+    //
+    // Above 16 the very-small kernel too (to 32, `smallMaxDim`), where the tiled kernel (and
+    // complex128's mma kernel at 32) ran: the same probe, `GRID=wide N=20,24,28,32` (128 or 256
+    // threads a block, 1 or 2 items a thread, 64-256 threads a matrix), ms of the rule's shape /
+    // the kernel it replaced / cuBLAS: complex128 20 0.292 / 0.942 / 0.956, 24 0.322 / 0.636 /
+    // 0.504, 28 0.364 / 0.631 / 0.376, 32 0.343 / 0.444 / 0.326 (32 stays cuBLAS's by the card's
+    // vendor table); complex64 20 0.346 / 1.092 / 0.840, 24 0.354 / 0.845 / 0.621, 28 0.365 / 0.705
+    // / 0.515, 32 0.377 / 0.606 / 0.412. Each rule is its size's best of the grid; the orders
+    // between take the rule of the band's measured size.
     smallWinners: [
       { dtype: 'float64', minDim: 9, maxDim: 12, threadsPerBlock: 256, itemsPerThread: 1, maxThreadsPerMatrix: 32 },
       { dtype: 'float32', minDim: 9, maxDim: 12, threadsPerBlock: 256, itemsPerThread: 1, maxThreadsPerMatrix: 32 },
       { dtype: 'float64', minDim: 13, maxDim: 16, threadsPerBlock: 256, itemsPerThread: 1 },
       { dtype: 'float32', minDim: 13, maxDim: 16, threadsPerBlock: 256, itemsPerThread: 1 },
+      { dtype: 'float64', minDim: 17, maxDim: 20, threadsPerBlock: 256, itemsPerThread: 1, maxThreadsPerMatrix: 128 },
+      { dtype: 'float64', minDim: 21, maxDim: 32, threadsPerBlock: 128, itemsPerThread: 1, maxThreadsPerMatrix: 128 },
+      { dtype: 'float32', minDim: 17, maxDim: 20, threadsPerBlock: 128, itemsPerThread: 2, maxThreadsPerMatrix: 128 },
+      { dtype: 'float32', minDim: 21, maxDim: 24, threadsPerBlock: 256, itemsPerThread: 2, maxThreadsPerMatrix: 64 },
+      { dtype: 'float32', minDim: 25, maxDim: 28, threadsPerBlock: 256, itemsPerThread: 1, maxThreadsPerMatrix: 64 },
+      { dtype: 'float32', minDim: 29, maxDim: 32, threadsPerBlock: 256, itemsPerThread: 1, maxThreadsPerMatrix: 256 },
     ],
+    smallMaxDim: { float64: 32, float32: 32 },
   },
   // Batched products by C's smaller side (H200, 2026-11-30, `MYRIAD_QUICK_FIRST=0 [TRANSB=T] node
   // scripts/probe/gemm-update-shapes.mjs`: C += A op(B) at trmm's counts, the recursions' update

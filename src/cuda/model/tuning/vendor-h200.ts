@@ -95,8 +95,11 @@ export const h200VendorTable: VendorTable = {
       measured: [{ n: 96, count: 606, ratio: 0.83 }, { n: 128, count: 341, ratio: 0.95 }, { n: 192, count: 151, ratio: 0.85 }, { n: 256, count: 85, ratio: 0.89 }, { n: 384, count: 37, ratio: 0.79 }, { n: 512, count: 21, ratio: 0.79 }] },
     { op: 'gemm', route: 'cublas', dtype: 'complex128', n: [256, Infinity], count: [1, 1],
       measured: [{ n: 256, count: 1, ratio: 0.65 }, { n: 512, count: 1, ratio: 0.65 }, { n: 768, count: 1, ratio: 0.69 }, { n: 1024, count: 1, ratio: 0.66 }, { n: 1536, count: 1, ratio: 0.76 }, { n: 2048, count: 1, ratio: 0.76 }, { n: 4096, count: 1, ratio: 0.77 }, { n: 8192, count: 1, ratio: 0.82 }] },
-    { op: 'gemm', route: 'cublas', dtype: 'complex64', n: [32, 96], count: [1213, Infinity],
-      measured: [{ n: 32, count: 10922, ratio: 0.83 }, { n: 64, count: 2730, ratio: 0.93 }, { n: 96, count: 1213, ratio: 0.66 }] },
+    // complex64 32 left cuBLAS (2026-11-30) when the very-small kernel took 17-32 (model/tuning/gemm-sm_90.ts,
+    // `GRID=wide N=32 DTYPES=complex64 node scripts/probe/zgemm-small.mjs`: 0.377 ms against cuBLAS's 0.412
+    // on 43,690 matrices); complex128 32 stays (0.343 against 0.326).
+    { op: 'gemm', route: 'cublas', dtype: 'complex64', n: [33, 96], count: [1213, Infinity],
+      measured: [{ n: 64, count: 2730, ratio: 0.93 }, { n: 96, count: 1213, ratio: 0.66 }] },
     { op: 'gemm', route: 'cublas', dtype: 'complex64', n: [192, Infinity], count: [42, Infinity],
       measured: [{ n: 192, count: 303, ratio: 0.89 }, { n: 256, count: 170, ratio: 0.88 }, { n: 384, count: 75, ratio: 0.87 }, { n: 512, count: 42, ratio: 0.87 }] },
     { op: 'gemm', route: 'cublas', dtype: 'complex64', n: [256, Infinity], count: [1, 1],
