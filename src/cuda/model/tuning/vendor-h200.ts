@@ -90,7 +90,14 @@ export const h200VendorTable: VendorTable = {
     // (cuBLAS's z/cgemm against the own kernels over pairs); complex128 measured again after its own
     // kernel moved to the tensor cores (the mma kernel on the real embedding, `--dtype complex128`).
     { op: 'gemm', route: 'cublas', dtype: 'complex128', n: [32, 32], count: [5461, Infinity],
-      measured: [{ n: 32, count: 5461, ratio: 0.74 }] },
+      measured: [{ n: 32, count: 5461, ratio: 0.74 }, { n: 32, count: 21845, ratio: 0.90 }] },
+    // Orders 29-31 where the very-small kernel took complex gemm to 32 (2026-11-30, `GRID=plan
+    // N=17,19,...,32 node scripts/probe/zgemm-small.mjs`, the bench's counts: vendor / own complex128
+    // 27 1.00, 28 1.11, 29 0.77, 31 0.70; complex64 28 1.49, 29 0.97, 31 0.89, 32 1.03), measured at these counts only.
+    { op: 'gemm', route: 'cublas', dtype: 'complex128', n: [29, 31], count: [23277, Infinity],
+      measured: [{ n: 29, count: 26598, ratio: 0.77 }, { n: 31, count: 23277, ratio: 0.70 }] },
+    { op: 'gemm', route: 'cublas', dtype: 'complex64', n: [31, 31], count: [46554, Infinity],
+      measured: [{ n: 31, count: 46554, ratio: 0.89 }] },
     { op: 'gemm', route: 'cublas', dtype: 'complex128', n: [96, Infinity], count: [21, Infinity],
       measured: [{ n: 96, count: 606, ratio: 0.83 }, { n: 128, count: 341, ratio: 0.95 }, { n: 192, count: 151, ratio: 0.85 }, { n: 256, count: 85, ratio: 0.89 }, { n: 384, count: 37, ratio: 0.79 }, { n: 512, count: 21, ratio: 0.79 }] },
     { op: 'gemm', route: 'cublas', dtype: 'complex128', n: [256, Infinity], count: [1, 1],
