@@ -3,7 +3,7 @@
  * test file in a process of its own, as many at once as the machine takes, then one table.
  *
  *   node dist/scripts/gpu-tests.js [--json FILE] [--logs DIR] [--jobs N] [--file-timeout S] [--order-from JSON]
- *                                  [--require-gpu] [--plan] [files or folders...]
+ *                                  [--shard I/N] [--require-gpu] [--plan] [files or folders...]
  *   (default: dist/test/gpu/; --plan: print the machine, the order and each file's needs, run nothing)
  *
  * - No GPU on the machine (CI): one line, "GPU tests not run: no usable GPU (reason)", exit 0
@@ -17,6 +17,8 @@
  * - Each file has a time limit (plan.ts, --file-timeout); a file that crashes, times out or
  *   reports no tests fails. Exit 1 on any failure.
  * - --order-from JSON: an earlier run's --json; within each class, the files that took longest start first.
+ * - --shard I/N: only the I-th of N shards of about equal length (plan.ts shardOf, by the same seconds
+ *   as the order), for machines that limit one command's time: run 1/N ... N/N to cover every file.
  * - --json FILE: the table as JSON, rewritten as each file finishes (a run cut short leaves what
  *   it finished). --logs DIR: each file's full output (default: a folder under the OS's tmpdir).
  */
@@ -27,7 +29,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDevice } from '../src/cuda/runtime/index.js';
 import { gpuPresence } from '../test/helpers/gpu-presence.js';
-import { FILE_RULES, needsOf, queueOrder, secondsFromJson, skipAllowed, timeoutOf, DEFAULT_TIMEOUT_S } from './gpu-suite/plan.js';
+import { FILE_RULES, needsOf, queueOrder, secondsFromJson, shardOf, skipAllowed, timeoutOf, DEFAULT_TIMEOUT_S } from './gpu-suite/plan.js';
 import { displayName, runSuite } from './gpu-suite/run.js';
 import { GiB, slotsFromCores, type Machine } from './gpu-suite/schedule.js';
 import { formatDetails, formatTable, notRun, totals, type FileResult } from './gpu-suite/summary.js';
@@ -40,6 +42,7 @@ interface Options {
   logs?: string;
   jobs?: number;
   fileTimeoutS?: number;
+  shard?: { index: number; shards: number };
   requireGpu: boolean;
   plan: boolean;
   targets: string[];
@@ -64,6 +67,7 @@ function parseArgs(argv: readonly string[]): Options {
     else if (a === '--order-from') o.orderFrom = value(++i, a);
     else if (a === '--jobs') o.jobs = Math.floor(positive(value(++i, a), a));
     else if (a === '--file-timeout') o.fileTimeoutS = positive(value(++i, a), a);
+    else if (a === '--shard') o.shard = parseShard(value(++i, a));
     else if (a === '--require-gpu') o.requireGpu = true;
     else if (a === '--plan') o.plan = true;
     else if (a.startsWith('--')) throw new Error(`unknown option ${a}`);
@@ -72,6 +76,14 @@ function parseArgs(argv: readonly string[]): Options {
   return o;
 }
 
+/** `I/N` of --shard. */
+function parseShard(s: string): { index: number; shards: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(s);
+  if (m === null) throw new Error(`--shard: expected I/N (for example 1/2), got ${s}`);
+  const index = Number(m[1]), shards = Number(m[2]);
+  if (shards < 1 || index < 1 || index > shards) throw new Error(`--shard: expected 1 <= I <= N, got ${s}`);
+  return { index, shards };
+}
 
 interface DeviceState { readonly ordinal: number; readonly name: string; readonly freeBytes: number; readonly totalBytes: number; readonly error?: string }
 
@@ -118,7 +130,9 @@ async function main(argv: readonly string[]): Promise<number> {
     return fail ? 1 : 0;
   }
 
-  const files = queueOrder(targets.flatMap((t) => testFiles(t, (path) => console.log(`left out ${path}: its source ${sourceOf(path)} is gone (a stale build output; rebuild dist/ from clean)`))), o.orderFrom ? secondsFromJson(JSON.parse(readFileSync(o.orderFrom, 'utf8'))) : undefined);
+  const seconds = o.orderFrom ? secondsFromJson(JSON.parse(readFileSync(o.orderFrom, 'utf8'))) : undefined;
+  const found = targets.flatMap((t) => testFiles(t, (path) => console.log(`left out ${path}: its source ${sourceOf(path)} is gone (a stale build output; rebuild dist/ from clean)`)));
+  const files = queueOrder(o.shard ? shardOf(found, o.shard.index, o.shard.shards, seconds) : found, seconds);
   if (files.length === 0) throw new Error(`no *.test.js under ${targets.join(', ')} (built? run tsc first)`);
   const devices = readDevices(presence.devices);
   const cores = typeof availableParallelism === 'function' ? availableParallelism() : cpus().length;
@@ -131,7 +145,7 @@ async function main(argv: readonly string[]): Promise<number> {
   };
   const gpus = devices.length;
   const gib = (b: number): string => (b / GiB).toFixed(1);
-  console.log(`GPU tests: ${files.length} files on ${gpus} GPU(s): ${devices.map((d) => `${d.ordinal}: ${d.name}, ${gib(d.freeBytes)} of ${gib(d.totalBytes)} GiB free${d.error ? ` (${d.error})` : ''}`).join('; ')}`);
+  console.log(`GPU tests: ${files.length} files${o.shard ? ` (shard ${o.shard.index}/${o.shard.shards} of ${found.length})` : ''} on ${gpus} GPU(s): ${devices.map((d) => `${d.ordinal}: ${d.name}, ${gib(d.freeBytes)} of ${gib(d.totalBytes)} GiB free${d.error ? ` (${d.error})` : ''}`).join('; ')}`);
   console.log(`  up to ${machine.slots} at once (${cores} CPU cores${o.jobs ? ', --jobs' : ''}), ${gib(machine.reserveBytes)} GiB kept free per GPU`);
   if (o.plan) {
     for (const f of files) {

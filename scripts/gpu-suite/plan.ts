@@ -72,16 +72,39 @@ export function skipAllowed(path: string, reason: string, gpus: number, table: r
  * first: a long file started last sets the suite's wall time. Files not named here took under 40 s.
  */
 export const TYPICAL_SECONDS: ReadonlyMap<string, number> = new Map([
-  ['gesvd-bidiag', 425], ['trmm-leaf', 286], ['factor-blocked-getrf-a', 270], ['factor-spread-getrf-b', 223],
-  ['trsm', 220], ['factor-batches', 211], ['tridiag', 200], ['factor-large-potrf', 171],
-  ['factor-blocked-getrf-b', 157], ['contracts', 144], ['trmm-product', 144], ['jacobi-block-gesvd', 141],
-  ['factor-spread-getrf-a', 137], ['factor-potrf', 128], ['tridiag-split-resume', 119], ['tsm2', 119], ['poti', 117],
-  ['zgesvd-large', 116], ['tridiag-split', 114], ['factor-solve', 104], ['qr-blocked', 98], ['ztrsm', 97],
-  ['zvbatched', 96], ['jacobi-block', 92], ['gemm', 82], ['zheev-large', 77], ['large', 76], ['zgetrf', 73],
-  ['factor-getrf', 72], ['lauum', 71], ['gemm-tma', 70], ['zinverse', 63], ['tsqr', 62], ['qr-thread', 61],
-  ['syev-rows', 53], ['vendor-routes', 51], ['jacobi-syev', 51], ['host-path', 45], ['zherk', 43], ['zpotrf', 42],
-  ['ztrmm', 42],
+  ['gesvd-bidiag', 415], ['trmm-leaf', 345], ['factor-blocked-getrf-a', 269], ['factor-spread-getrf-b', 234],
+  ['factor-batches', 233], ['tridiag', 199], ['trsm', 176], ['jacobi-block-gesvd', 171], ['factor-blocked-getrf-b', 165],
+  ['tridiag-split-resume', 163], ['factor-large-potrf', 156], ['zgesvd-large', 152], ['factor-spread-getrf-a', 144],
+  ['contracts', 138], ['zvbatched', 137], ['trmm-product', 136], ['tridiag-split', 133], ['jacobi-block', 126],
+  ['ztrsm', 122], ['tsm2', 116], ['zheev-large', 111], ['qr-blocked', 106], ['zgetrf', 101], ['poti', 95], ['large', 91],
+  ['lauum', 89], ['factor-solve', 88], ['factor-potrf', 86], ['gemm', 81], ['gemm-tma', 74], ['qr-thread', 73],
+  ['host-path', 63], ['factor-getrf', 59], ['zinverse', 58], ['tsqr', 57], ['syev-rows', 57], ['zherk', 55],
+  ['jacobi-syev', 52], ['vendor-routes', 52], ['ztrmm', 45], ['syev-small', 42], ['getrf-spread', 40],
 ]);
+
+/** Seconds a file without an entry in the table is counted for (shards). */
+const UNTIMED_SECONDS = 20;
+
+/**
+ * Shard `index` (1-based) of `shards`: the files dealt out longest first (by `seconds`, else
+ * UNTIMED_SECONDS), each to the shard with the fewest seconds so far (the lowest index on a tie), so
+ * that a suite longer than one command's limit runs as `shards` commands of about equal length
+ * (`--shard 1/2`, then `--shard 2/2`). Every file is in exactly one shard, whatever the order given.
+ */
+export function shardOf(paths: readonly string[], index: number, shards: number, seconds: ReadonlyMap<string, number> = TYPICAL_SECONDS): string[] {
+  if (!Number.isInteger(shards) || shards < 1 || !Number.isInteger(index) || index < 1 || index > shards)
+    throw new Error(`--shard: expected I/N with 1 <= I <= N, got ${index}/${shards}`);
+  const took = (p: string): number => seconds.get(fileKey(p)) ?? UNTIMED_SECONDS;
+  const sorted = [...new Set(paths)].sort((a, b) => took(b) - took(a) || (a < b ? -1 : a > b ? 1 : 0));
+  const load = new Array<number>(shards).fill(0);
+  const mine: string[] = [];
+  for (const p of sorted) {
+    const least = load.indexOf(Math.min(...load));
+    load[least]! += took(p);
+    if (least === index - 1) mine.push(p);
+  }
+  return mine;
+}
 
 /**
  * Queue order: files that need every GPU, then exclusive ones, then the rest; within each, the

@@ -13,7 +13,7 @@ import { describe, it } from 'node:test';
 import { MyriadError } from '../../src/core/errors.js';
 import { CudaError } from '../../src/cuda/runtime/errors.js';
 import { isStale, sourceOf, testFiles } from '../../scripts/gpu-suite/files.js';
-import { ALLOWED_SKIPS, fileKey, needsOf, queueOrder, secondsFromJson, skipAllowed } from '../../scripts/gpu-suite/plan.js';
+import { ALLOWED_SKIPS, TYPICAL_SECONDS, fileKey, needsOf, queueOrder, secondsFromJson, shardOf, skipAllowed } from '../../scripts/gpu-suite/plan.js';
 import { REPORT_MARK, formatRecord, parseRun, splitOutput, tally, type ResultRecord } from '../../scripts/gpu-suite/report.js';
 import { recordOf } from '../../scripts/gpu-suite/reporter.js';
 import { runSuite } from '../../scripts/gpu-suite/run.js';
@@ -113,6 +113,26 @@ describe('plan: the table of GPU test files', () => {
     assert.ok(skipAllowed('d/multi.test.js', 'needs 2 GPUs; this machine has 1', 1));
     assert.ok(!skipAllowed('d/multi.test.js', 'needs 2 GPUs; this machine has 0', 4), 'not where the runner sees 4');
     assert.ok(ALLOWED_SKIPS.every((s) => s.reason.source.startsWith('^')));
+  });
+});
+
+describe('shards: a suite longer than one command as several of about equal length', () => {
+  const paths = ['gesvd-bidiag', 'trmm-leaf', 'trsm', 'gemm', 'zgemm', 'api', 'runtime', 'lauum', 'poti'].map((f) => `dist/test/gpu/${f}.test.js`);
+  it('every file in exactly one shard, whatever the order given; each shard within the longest file of the others', () => {
+    for (const shards of [1, 2, 3, 4]) {
+      const parts = Array.from({ length: shards }, (_, i) => shardOf(paths, i + 1, shards));
+      assert.deepEqual(parts.flat().sort(), [...paths].sort(), `${shards} shards`);
+      assert.deepEqual(parts, Array.from({ length: shards }, (_, i) => shardOf([...paths].reverse(), i + 1, shards)), `${shards}: the order given`);
+      const took = (p: string): number => TYPICAL_SECONDS.get(fileKey(p)) ?? 20;
+      const loads = parts.map((part) => part.reduce((t, p) => t + took(p), 0));
+      assert.ok(Math.max(...loads) - Math.min(...loads) <= Math.max(...paths.map(took)), `${shards}: ${loads.join(', ')}`);
+    }
+    // The two longest files go to different halves.
+    const [first, second] = [shardOf(paths, 1, 2), shardOf(paths, 2, 2)];
+    assert.ok(first.includes(paths[0]!) && second.includes(paths[1]!));
+  });
+  it('I/N out of range is refused', () => {
+    for (const [i, n] of [[0, 2], [3, 2], [1, 0], [1.5, 2]] as const) assert.throws(() => shardOf(paths, i, n), /--shard/);
   });
 });
 
