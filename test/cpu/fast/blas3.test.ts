@@ -24,19 +24,21 @@ describe('cpu-fast trsm, trmm, syrk, trtri, lauum, potri match the reference', (
   for (const dtype of DTYPES) {
     for (const op of ['trsm', 'trmm'] as const) {
       test(`${op} ${dtype}`, () => {
-        // every variant, batch kind and alpha up to 20 (the kernels and the first fallback sizes);
-        // above, one in turn. Up to 20 B's other dimension (narrow, or wider than the triangle)
-        // takes turns: each (variant, size, kind) and each (variant, size, alpha) meets both, and
-        // the turn flips with the size, so every (variant, kind, alpha, other) runs every other size.
+        // Up to 20 (the kernels and the first fallback sizes) every variant meets every batch kind
+        // and every alpha at every size, the two paired in a Latin square (kind k with alpha
+        // k + variant + size, mod 3: a batch kind only changes how matrices reach the kernel, alpha
+        // only what it computes, and alpha 0 never reaches a kernel); B's other dimension (narrow,
+        // or wider than the triangle) alternates within it, so each (variant, size) meets both and,
+        // the square shifting with the size, every (variant, kind, alpha, other) runs every sixth
+        // size. Above 20, one variant and alpha in turn, with every kind.
         for (const s of SIZES) KINDS.forEach((kind, k) => {
           const variants = s <= 20 ? TRIANGULAR_VARIANTS : [TRIANGULAR_VARIANTS[s % TRIANGULAR_VARIANTS.length]!];
           const others = s <= 20 ? [1 + ((s * 7) % 5), s + 3] : [3];
           variants.forEach((v, t) => {
-            const alphas = s <= 20 ? ALPHAS : [ALPHAS[(s + t) % 3]!];
-            alphas.forEach((alpha, a) => {
-              const other = others[(k + a + t + s) % others.length]!;
-              conform(serialKernels, triangularCase(op, kind, dtype, s, other, v, alpha), s * 1000 + t * 10 + other, dtype);
-            });
+            const turn = k + t + s;
+            const alpha = s <= 20 ? ALPHAS[turn % 3]! : ALPHAS[(s + t) % 3]!;
+            const other = others[turn % others.length]!;
+            conform(serialKernels, triangularCase(op, kind, dtype, s, other, v, alpha), s * 1000 + t * 10 + other, dtype);
           });
         });
       });
