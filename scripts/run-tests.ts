@@ -15,8 +15,10 @@
  * settings) or says so itself with a `run-tests: own process` comment; files that change the process
  * in the same way (the same environment variables set to the same values, say) may name one process
  * of their own with a `run-tests: process NAME` comment: they share it, apart from every other file.
- * A file with a `run-tests: long` comment runs alone and first. --isolate: every file alone, in the
- * folders' order.
+ * A file with a `run-tests: long` comment runs alone and first. Every run, a file alone included, is
+ * handed to node --test as a generated entry (dist/.test-groups/run-NNN.mjs) whose name keeps the
+ * plan's order: node --test starts files in the order of their sorted paths, not the order given.
+ * --isolate: every file alone, in the folders' order.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -130,7 +132,10 @@ function main(argv: string[]): number {
     if (list.length === 0) throw new Error(`run-tests: no *.test.js under ${relative(process.cwd(), path)} (built? run tsc first)`);
     return list;
   });
-  const runs = isolate ? lists.flat() : plan(lists, (f) => readFileSync(f, 'utf8')).map((files, g) => (files.length === 1 ? files[0]! : writeGroup(`group-${g + 1}`, files)));
+  // node --test sorts the files it is given by path: every run is handed over as an entry whose
+  // name keeps the plan's order (a file that runs alone too, else a long file named test/... would
+  // start after every group, whose entries sort first).
+  const runs = isolate ? lists.flat() : plan(lists, (f) => readFileSync(f, 'utf8')).map((files, g) => writeGroup(`run-${String(g + 1).padStart(3, '0')}`, files));
   const run = spawnSync(process.execPath, [...TEST_FLAGS, '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...runs.map((f) => relative(process.cwd(), f))], { stdio: 'inherit' });
   return run.status ?? 1;
 }
