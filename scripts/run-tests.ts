@@ -32,12 +32,13 @@ const groupRoot = resolve(here, '..', '.test-groups');
 
 /**
  * Files per shared process: large enough to save the start-ups (each group loads most of the
- * library again: about a second of CPU on Node 20), small enough to spread over the cores. With
- * some 130 files under cuda/ and 40 under cpu/, 34 makes four cuda groups of about 25 s of CPU
- * each (six of about 16 s at 24) beside two cpu groups of about 40 s: the longest runs stay the
- * cpu groups and the long files, so the two cores still finish together, two start-ups fewer.
+ * library again: about two seconds of CPU on Node 20, with the test runner's hooks), small enough
+ * to spread over the cores. With some 135 shared files under cuda/ and 43 under cpu/, 45 makes
+ * three cuda groups of about 15 s of CPU each beside one cpu group of about 35 s, started after
+ * the long files and the core group: the two cores still finish within a few seconds of each
+ * other, two start-ups fewer than at 34 (measured on a two-core machine, 2026-11-30).
  */
-const GROUP_SIZE = 34;
+const GROUP_SIZE = 45;
 
 /**
  * V8 flags of the test processes (node --test hands them on to every file's process). `--liftoff-only`:
