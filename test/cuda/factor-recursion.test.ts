@@ -171,7 +171,7 @@ test('the recursive LU\'s steps give dgetrf\'s factors, pivots and info (square,
       assert.equal(info, wantInfo, `${what}: info`);
       if (zero >= 0 && Math.min(m, n) > 1) assert.equal(info, zero + 1);
       assert.deepEqual([...piv], [...wantPiv], `${what}: pivots`);
-      for (let e = 0; e < a.length; e++) assert.ok(Math.abs(a[e]! - want[e]!) <= 1e-11 * Math.max(m, n), `${what}: element ${e} ${a[e]} vs ${want[e]}`);
+      for (let e = 0; e < a.length; e++) if (!(Math.abs(a[e]! - want[e]!) <= 1e-11 * Math.max(m, n))) assert.fail(`${what}: element ${e} ${a[e]} vs ${want[e]}`);
     }
   }
   // The steps cover [0, min(m, n)) with panels in order, and the columns past it (n > m) get every swap and the solve.

@@ -68,13 +68,13 @@ function check(n: number, dtype: ComplexDType, layout: Layout, seed: number, kin
     const at = `${label} #${p} (${kind})`;
     const g = got.read(p), w = want.read(p);
     if (HANDED_BACK.has(kind)) {
-      for (let i = 0; i < g.d.length; i++) assert.ok(Object.is(g.d[i], w.d[i]), `${at}: [${i}] ${g.d[i]} != ${w.d[i]}`);
+      for (let i = 0; i < g.d.length; i++) if (!Object.is(g.d[i], w.d[i])) assert.fail(`${at}: [${i}] ${g.d[i]} != ${w.d[i]}`);
       return;
     }
     let big = 0;
     for (const x of w.d) big = Math.max(big, Math.abs(x));
     const tol = 16 * n * eps * big;
-    for (let i = 0; i < g.d.length; i++) assert.ok(Math.abs(g.d[i]! - w.d[i]!) <= tol, `${at}: [${i}] ${g.d[i]} vs ${w.d[i]}`);
+    for (let i = 0; i < g.d.length; i++) if (!(Math.abs(g.d[i]! - w.d[i]!) <= tol)) assert.fail(`${at}: [${i}] ${g.d[i]} vs ${w.d[i]}`);
     const a = got.original[p]!;
     const r = ratio(norm(subtract(multiply(a, g), identity(n))), n, norm(a) * norm(g), eps);
     assert.ok(r < 30, `${at}: ||A inv(A) - I|| ratio ${r}`);
