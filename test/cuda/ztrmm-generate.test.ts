@@ -137,7 +137,7 @@ function close(got: Float64Array, want: Float64Array, tol: number, what: string)
   for (const w of want) if (Number.isFinite(w)) scale = Math.max(scale, Math.abs(w));
   for (let f = 0; f < got.length; f++) {
     if (Object.is(got[f], want[f])) continue;
-    assert.ok(Math.abs(got[f]! - want[f]!) <= tol * scale, `${what}: float ${f} is ${got[f]}, expected ${want[f]}`);
+    if (!(Math.abs(got[f]! - want[f]!) <= tol * scale)) assert.fail(`${what}: float ${f} is ${got[f]}, expected ${want[f]}`);
   }
 }
 

@@ -111,7 +111,7 @@ export function checkValidCall(subject: Context, reference: Context, spec: CallS
         set.add(e);
         if (vectorOutput(spec, p.name)) continue;   // checkVectors below
         const x = v.data[e]!;
-        assert.ok(Math.abs(x - want[m]![i]![j]!) <= tol, `${p.name} matrix ${m} (${i}, ${j}): got ${x}, reference ${want[m]![i]![j]} (tol ${tol})`);
+        if (!(Math.abs(x - want[m]![i]![j]!) <= tol)) assert.fail(`${p.name} matrix ${m} (${i}, ${j}): got ${x}, reference ${want[m]![i]![j]} (tol ${tol})`);
       }
     });
   }

@@ -50,7 +50,7 @@ export class FakeDevice implements GpuDevice {
     return new FakeArray(dtype, length, this.info.ordinal, newHost(dtype, length), this.live);
   }
   own(a: DeviceArray): FakeArray {
-    assert.ok(a instanceof FakeArray && a.device === this.info.ordinal && !a.disposed, `array of device ${a.device} used on ${this.info.ordinal}`);
+    if (!(a instanceof FakeArray && a.device === this.info.ordinal && !a.disposed)) assert.fail(`array of device ${a.device} used on ${this.info.ordinal}`);
     return a;
   }
   upload(host: HostArray, dst?: DeviceArray): FakeArray {

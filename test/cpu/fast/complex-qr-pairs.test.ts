@@ -75,8 +75,8 @@ function build(m: number, n: number, dtype: ComplexDType, layout: Layout, seed: 
 function close(label: string, got: Z, want: Z, tol: number): void {
   for (let i = 0; i < got.d.length; i++) {
     const g = got.d[i]!, w = want.d[i]!;
-    if (Number.isNaN(w) || tol === 0) { assert.ok(Object.is(g, w), `${label}: [${i}] ${g} != ${w}`); continue; }
-    assert.ok(Math.abs(g - w) <= tol * Math.max(1, Math.abs(w)), `${label}: [${i}] ${g} vs ${w}`);
+    if (Number.isNaN(w) || tol === 0) { if (!Object.is(g, w)) assert.fail(`${label}: [${i}] ${g} != ${w}`); continue; }
+    if (!(Math.abs(g - w) <= tol * Math.max(1, Math.abs(w)))) assert.fail(`${label}: [${i}] ${g} vs ${w}`);
   }
 }
 
