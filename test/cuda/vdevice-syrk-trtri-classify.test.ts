@@ -205,7 +205,7 @@ for (const [uplo, trans] of SYRK_VARIANTS) {
             const members = rows.slice(0, out.counters[r]);
             for (const row of members) {
               const [m, n, k] = row.split(' ').slice(3, 6).map(Number);
-              assert.equal(regionOf(Math.max(m!, n!, k!)), r, `class ${l.bound} step ${JSON.stringify(step)}: row ${row} in GEMM region ${r}`);
+              if (regionOf(Math.max(m!, n!, k!)) !== r) assert.equal(regionOf(Math.max(m!, n!, k!)), r, `class ${l.bound} step ${JSON.stringify(step)}: row ${row} in GEMM region ${r}`);
             }
             device.push(...members);
             for (const z of rows.slice(out.counters[r])) assert.equal(z, zeroRow(9));

@@ -190,7 +190,7 @@ test('the potrf info rule gives the CPU reference\'s info for NaN and infinities
     const clean = new Int32Array(1);
     cpuPotrf({ uplo, a: strided(repaired, { rows: n }), info: clean });
     const agreeing = clean[0]! > 0 && clean[0]! <= r ? [clean[0]!] : [0, r + 1, r + 2, n, clean[0]!].filter((k) => r === SCAN_SENTINEL ? k === clean[0] : true);
-    for (const v of agreeing) assert.equal(combine(v, r), want[0], `n ${n} ${uplo} [${[...a].join(', ')}] vendor ${v}: info`);
+    for (const v of agreeing) if (combine(v, r) !== want[0]) assert.equal(combine(v, r), want[0], `n ${n} ${uplo} [${[...a].join(', ')}] vendor ${v}: info`);
     checked++;
     if (r !== SCAN_SENTINEL) nonFinite++;
   }
@@ -237,7 +237,8 @@ function checkComplexRule(a: Float64Array, n: number, uplo: Uplo, what: string):
   }
   const clean = zpotrfInfo(repaired, n, uplo);
   const agreeing = clean > 0 && clean <= r ? [clean] : [0, r + 1, r + 2, n, clean].filter((k) => r === SCAN_SENTINEL ? k === clean : true);
-  for (const v of agreeing) assert.equal(combine(v, r), want, `${what}: n ${n} ${uplo} [${[...a].join(', ')}] vendor ${v}: info`);
+  // the message (the whole matrix) built only for a failure
+  for (const v of agreeing) if (combine(v, r) !== want) assert.equal(combine(v, r), want, `${what}: n ${n} ${uplo} [${[...a].join(', ')}] vendor ${v}: info`);
   return r !== SCAN_SENTINEL;
 }
 
