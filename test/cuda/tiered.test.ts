@@ -3,6 +3,7 @@
  * from its quick build to its optimised one (fake kernels and builds), the background builds
  * shared per key, and the compile pool's batches collected in any order.
  */
+// run-tests: process nvrtc-unloadable (tiered and warm point MYRIAD_LIBNVRTC at the same missing path, for their compile-pool tests alone, and restore it)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BackgroundBuilds } from '../../src/cuda/runtime/background-builds.js';

@@ -4,6 +4,7 @@
  * public API and CUDA backend), the prefetch hands the device that same list before the call loads
  * any kernel, and the CPU backend's warm does nothing and says so.
  */
+// run-tests: process nvrtc-unloadable (tiered and warm point MYRIAD_LIBNVRTC at the same missing path, for their compile-pool tests alone, and restore it)
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import { Context, open } from '../../src/index.js';
