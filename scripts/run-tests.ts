@@ -33,10 +33,12 @@ const groupRoot = resolve(here, '..', '.test-groups');
 /**
  * Files per shared process: large enough to save the start-ups (each group loads most of the
  * library again: about two seconds of CPU on Node 20, with the test runner's hooks), small enough
- * to spread over the cores. With some 135 shared files under cuda/ and 43 under cpu/, 45 makes
- * three cuda groups of about 15 s of CPU each beside one cpu group of about 35 s, started after
- * the long files and the core group: the two cores still finish within a few seconds of each
- * other, two start-ups fewer than at 34 (measured on a two-core machine, 2026-11-30).
+ * to spread over the cores. With some 135 shared files under cuda/ and 44 under cpu/, 45 makes
+ * three cuda groups of about 15 s of CPU each beside one cpu group of about 40 s, started right
+ * after the long file and beside the core group: the two cores still finish within a few seconds
+ * of each other, two start-ups fewer than at 34 (measured on a two-core machine, 2026-11-30). The
+ * cpu-fast suites share their kernels' generation and V8's warm-up of the generators: the BLAS-3
+ * suite inside the cpu group cost 3-6 s of CPU less than in a process of its own.
  */
 const GROUP_SIZE = 45;
 

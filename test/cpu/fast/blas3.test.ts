@@ -6,7 +6,6 @@
  * reference skips, singular triangles (trsm's Inf/NaN, trtri's and potri's info), the other
  * triangle untouched (conform compares every element of every array).
  */
-// run-tests: long (thousands of cases against the reference)
 import { describe, test } from 'node:test';
 import { serialKernels } from '../../../src/cpu-fast/backend.js';
 import type { DType } from '../../../src/core/dtype.js';
