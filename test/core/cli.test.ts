@@ -71,7 +71,8 @@ describe('myriad command', () => {
       assert.match(run.stdout, new RegExp(`gemm\\s+float64\\s+${r.n}\\s+50\\s+cpu`));
     }
   });
-  const markdown = batched([['bench', 'potrf', '--backend', 'cpu', '--sizes', '4', '--batch', '20', '--repeats', '1', '--format', 'markdown']]);
+  // numpy left out here too: the table test below keeps its column.
+  const markdown = batched([['bench', 'potrf', '--backend', 'cpu', '--sizes', '4', '--batch', '20', '--repeats', '1', '--format', 'markdown']], { MYRIAD_BENCH_NUMPY: '0' });
   it('bench --format markdown prints a GitHub table with the same columns', async () => {
     const [run] = await markdown();
     assert.equal(run.status, 0, run.stderr);
