@@ -150,15 +150,19 @@ test('two processes compiling the same key at once both succeed', async () => {
   const cacheModule = new URL('../../src/cuda/runtime/module-cache.js', import.meta.url).href;
   const startAt = Date.now() + 1500;
   // Each child: wait for the common start, miss, "compile" slowly, write, then report what it got.
+  // The waits sleep (Atomics.wait), the last milliseconds before the start spin: two children
+  // spinning for seconds took both cores from the rest of the suite.
   const script = `
     import { createHash } from 'node:crypto';
     import { ModuleCache } from ${JSON.stringify(cacheModule)};
     const req = ${JSON.stringify(REQ)};
+    const sleep = (ms) => { if (ms > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms); };
     const compile = (r) => {
-      const until = Date.now() + 300; while (Date.now() < until) {}
+      sleep(300);
       const h = createHash('sha256').update(r.source).digest();
       return new Uint8Array(Buffer.concat([h, Buffer.alloc(100000, 7), h]));
     };
+    sleep(${startAt} - 5 - Date.now());
     while (Date.now() < ${startAt}) {}
     const c = new ModuleCache({ nvrtcVersion: '13.0', driverVersion: '13.0', compile, dir: ${JSON.stringify(dir)}, env: {} });
     const bin = c.get(req);
