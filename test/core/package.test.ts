@@ -127,7 +127,8 @@ describe('published package', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string>; allowScripts?: Record<string, boolean> };
     for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) assert.equal(pkg.scripts[hook], undefined, hook);
     assert.equal(pkg.scripts.start, 'node scripts/start.mjs', 'npm start builds dist/ where it is missing or stale (scripts/start.mjs), then the demo');
-    assert.match(pkg.scripts.test!, /^tsc -p \. && /, 'npm test builds dist/ first on a fresh clone');
+    assert.match(pkg.scripts.test!, /^node scripts\/build\.mjs && /, 'npm test builds dist/ first on a fresh clone');
+    assert.equal(pkg.scripts.typecheck, 'tsc -p . --noEmit --tsBuildInfoFile dist/.tsbuildinfo-check', 'what npm test\'s build leaves unchecked, checked');
     assert.equal(pkg.scripts.prepack, 'tsc -p .');
     assert.equal(pkg.allowScripts?.koffi, true);
   });
