@@ -61,7 +61,7 @@ import { getrfPanelSource, getrfUpdateSource } from '../src/cuda/kernels/getrf/g
 import { getrfRegisterSource } from '../src/cuda/kernels/getrf/generate-register.js';
 import { getrfSmallSource } from '../src/cuda/kernels/getrf/generate-small.js';
 import { getrfLaswpSource, getrfSpreadSource, getrfSwapsSource, getrfTallSource, getrfWideSource, tallShape } from '../src/cuda/kernels/getrf/index.js';
-import { tuningFor, type TmaConfig } from '../src/cuda/model/tuning/index.js';
+import { tuningFor, type SyrkTilesBand, type TmaConfig } from '../src/cuda/model/tuning/index.js';
 import { TMA_SWEEP_VARIANTS } from '../src/cuda/tune/gemm-tma-variants.js';
 import { getrfForced, potrfForced, potrfSmall, type GetrfForce, type PotrfForce } from './hash-kernels-access.js';
 import { potrfPanelSource } from '../src/cuda/kernels/potrf/generate-panel.js';
@@ -887,7 +887,7 @@ function syrkLauumDirect(): void {
     record(lauumLeafSource({ dtype, uplo, kind }));
     // The tile design: the tables' shapes (off by default, so forced), the tests' forced shapes.
     for (const trans of ['N', 'T'] as const) {
-      const shapes = [...tuningFor('sm_90', 'syrk').tiles[dtype], { tile: 64, reg: 4, chunk: 16, minBlocks: 0 }, { tile: 16, reg: 1, chunk: 16, minBlocks: 0 }];
+      const shapes = [...tuningFor('sm_90', 'syrk').tiles[dtype].filter((b): b is SyrkTilesBand => b.off !== true), { tile: 64, reg: 4, chunk: 16, minBlocks: 0 }, { tile: 16, reg: 1, chunk: 16, minBlocks: 0 }];
       for (const { tile, reg, chunk, minBlocks } of shapes) record(syrkTilesSource({ dtype, uplo, trans, kind, tile, reg, chunk, minBlocks }));
     }
   }

@@ -11,7 +11,7 @@ import { test } from 'node:test';
 
 import { list, strided } from '../../src/core/batch.js';
 import {
-  planSyrk, syrkCuda, syrkTilesLaunch, syrkTilesShapeError, syrkTilesShapeFor, syrkTilesSource, SYRK_TILES_MAX_THREADS,
+  planSyrk, syrkCuda, syrkTilesLaunch, syrkTilesShapeError, syrkTilesShapeFor, syrkTilesSource, syrkTilesTake, SYRK_TILES_MAX_THREADS,
   type SyrkTilesParams, type SyrkTilesShape,
 } from '../../src/cuda/kernels/syrk/index.js';
 import { tuningFor, type SyrkTuning } from '../../src/cuda/model/tuning/index.js';
@@ -50,7 +50,7 @@ test('syrk tile shapes that cannot divide their panels evenly are refused, namin
     assert.throws(() => syrkTilesSource({ ...base, ...s }), /syrk tiles/);
     assert.throws(() => planSyrk(problem(40), tuning, { force: { tiles: s } }), (e: Error & { argument?: string }) => /syrk tiles/.test(e.message) && e.argument === 'force.tiles');
   }
-  for (const dtype of ['float64', 'float32'] as const) for (const b of tuning.tiles[dtype]) assert.equal(syrkTilesShapeError(b), undefined, JSON.stringify(b));
+  for (const dtype of ['float64', 'float32'] as const) for (const b of tuning.tiles[dtype]) if (b.off !== true) assert.equal(syrkTilesShapeError(b), undefined, JSON.stringify(b));
 });
 
 test('syrk plan: the tile design where the table\'s tilesUpTo holds n or where forced, else the leaf or the triangle GEMM', () => {
@@ -82,6 +82,34 @@ test('syrk tile bands: the first band holding n, the last beyond them', () => {
   assert.equal(syrkTilesShapeFor(17, bands).tile, 32);
   assert.deepEqual(syrkTilesShapeFor(1000, bands), { tile: 32, reg: 4, chunk: 16, minBlocks: 2 });
   assert.throws(() => syrkTilesShapeFor(5, []), /no tile shape/);
+});
+
+test('syrk tile bands that are off: their n leave the tiles for the leaf or the triangle GEMM; a forced tile design takes the next shape', () => {
+  const bands = [
+    { upTo: 32, tile: 32, reg: 4, chunk: 32, minBlocks: 0 }, { upTo: 48, off: true as const },
+    { upTo: 64, tile: 32, reg: 4, chunk: 16, minBlocks: 2 }, { upTo: 80, off: true as const },
+  ];
+  const banded: SyrkTuning = { ...tuning, tilesUpTo: { float64: 100, float32: 100 }, tiles: { float64: bands, float32: bands } };
+  for (const [n, tiles] of [[1, true], [32, true], [33, false], [48, false], [49, true], [64, true], [65, false], [80, false], [81, true], [100, true], [101, false]] as const) {
+    assert.equal(syrkTilesTake(n, 100, bands), tiles, `n = ${n}`);
+    const steps = planSyrk(problem(n), banded).steps;
+    if (tiles) assert.deepEqual(steps, [{ kind: 'tiles' }], `n = ${n}`);
+    else assert.ok(steps.every((s) => s.kind !== 'tiles'), `n = ${n}: ${JSON.stringify(steps)}`);
+  }
+  // Beyond the last band (81-100 here) the last shape; forced into an off band, the next shape.
+  assert.equal(syrkTilesShapeFor(90, bands).chunk, 16);
+  assert.equal(syrkTilesShapeFor(40, bands).chunk, 16);
+  assert.equal(planSyrk(problem(40), banded, { force: { tiles: true } }).tiles?.params.chunk, 16);
+  assert.deepEqual(syrkTilesShapeFor(40, [{ upTo: 64, off: true }, { upTo: 128, tile: 16, reg: 2, chunk: 16, minBlocks: 0 }]).tile, 16);
+  assert.throws(() => syrkTilesShapeFor(40, [{ upTo: 64, off: true }]), /no tile shape/);
+});
+
+test('syrk float32 takes the tile design to 96 but at 45-48 (the table), float64 to 32', () => {
+  const takes = (dtype: 'float64' | 'float32', n: number): boolean => planSyrk(problem(n, dtype), tuning).steps.some((s) => s.kind === 'tiles');
+  for (const n of [1, 16, 17, 32, 33, 44, 49, 64, 65, 80, 81, 96]) assert.ok(takes('float32', n), `float32 ${n}`);
+  for (const n of [45, 48, 97, 128]) assert.ok(!takes('float32', n), `float32 ${n}`);
+  for (const n of [32]) assert.ok(takes('float64', n));
+  for (const n of [33, 48, 64, 96]) assert.ok(!takes('float64', n), `float64 ${n}`);
 });
 
 test('syrk tile launches: matrices per block within the limits, the triangle\'s tiles, one panel where C is one tile', () => {
@@ -128,7 +156,7 @@ test('the syrk launcher runs the tile design as one launch: its grid, block, sha
 test('syrk tile kernels of the table compile for sm_90 without spills, within the registers of their blocks per SM', { skip: NVCC_SKIP, timeout: 300_000 }, async () => {
   const sources: KernelSource[] = [];
   for (const dtype of ['float64', 'float32'] as const) for (const uplo of ['lower', 'upper'] as const) for (const trans of ['N', 'T'] as const)
-    for (const kind of ['strided', 'pointer'] as const) for (const b of tuning.tiles[dtype]) sources.push(syrkTilesSource({ dtype, uplo, trans, kind, tile: b.tile, reg: b.reg, chunk: b.chunk, minBlocks: b.minBlocks }));
+    for (const kind of ['strided', 'pointer'] as const) for (const b of tuning.tiles[dtype]) if (b.off !== true) sources.push(syrkTilesSource({ dtype, uplo, trans, kind, tile: b.tile, reg: b.reg, chunk: b.chunk, minBlocks: b.minBlocks }));
   const picked = compileSet(sources, (e) => /_st$/.test(e) && (/_d_LT_/.test(e) || /_s_UN_/.test(e)));
   const failures = compileFailures(await compileForSm90(picked), (r) => {
     if (!Number.isFinite(r.spillStores)) return 'no ptxas report';

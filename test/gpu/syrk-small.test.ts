@@ -1,7 +1,7 @@
 /**
  * syrk at small n on a real GPU (skipped where none is usable) against the CPU reference, for the
  * tile design (generate-tiles.ts) forced with the table's shapes and with a forced 64 x 64 tile,
- * and for whatever the table picks by default: both uplo x trans, both precisions, n = 1 ... 128
+ * and for whatever the table picks by default (float32 at 33-96 by its bands): both uplo x trans, both precisions, n = 1 ... 128
  * with k != n, alpha 1 / -2.5 / 0, beta 0 (the written triangle poisoned with NaN: C must not be
  * read) / 1 / 0.5, k = 0, odd ld, stride and offset, one NaN inside A (spreading as in the
  * reference), list batches (pointer arrays, repeated A). C's other triangle, padding and gaps hold
@@ -22,7 +22,7 @@ import { compareOutput, layoutLength, oddLayout, randomBuffer, type Layout } fro
 const skip = gpuSkipReason();
 const DTYPES: DType[] = ['float64', 'float32'];
 const VARIANTS: readonly SyrkVariant[] = (['lower', 'upper'] as const).flatMap((uplo) => (['N', 'T'] as const).map((trans) => ({ uplo, trans })));
-const SIZES = [1, 2, 15, 16, 17, 31, 32, 33, 64, 100, 128];
+const SIZES = [1, 2, 15, 16, 17, 31, 32, 33, 47, 64, 72, 96, 100, 128];
 const TILES: SyrkOptions = { force: { tiles: true } };
 const TILE64: SyrkOptions = { force: { tiles: { tile: 64, reg: 4, chunk: 16, minBlocks: 0 } } };
 

@@ -9,7 +9,7 @@
 export type { Span, SyrkForce, SyrkLeafParams, SyrkLeafShape, SyrkPlan, SyrkStep, SyrkTilesLaunch, SyrkTilesParams, SyrkTilesShape, SyrkVariant } from './params.js';
 export { syrkTilesSource, syrkTilesShapeError, syrkTilesThreads, SYRK_TILES_MAX_THREADS } from './generate-tiles.js';
 export { syrkLeafSource, syrkVariantTag, SYRK_LEAF_MAX_THREADS } from './generate-leaf.js';
-export { planSyrk, syrkSteps, leafTile, syrkLeafShape, syrkTilesLaunch, syrkTilesShapeFor, SYRK_TILE_MAX, type SyrkProblem } from './plan.js';
+export { planSyrk, syrkSteps, leafTile, syrkLeafShape, syrkTilesLaunch, syrkTilesShapeFor, syrkTilesTake, SYRK_TILE_MAX, type SyrkProblem } from './plan.js';
 export { offdiagRequest, leafOffsets } from './blocks.js';
 export { syrkCuda, type SyrkOptions } from './launch.js';
 export type { SyrkVbatchedLeafParams } from './params.js';

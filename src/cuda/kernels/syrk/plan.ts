@@ -9,7 +9,7 @@
 import type { DType } from '../../../core/dtype.js';
 import type { Uplo } from '../../../core/enums.js';
 import { MyriadError } from '../../../core/errors.js';
-import type { SyrkTuning } from '../../model/tuning/index.js';
+import type { SyrkTilesBand, SyrkTuning } from '../../model/tuning/index.js';
 import type { OperandKind } from '../common/batch-pointer.js';
 import { MAX_BLOCK_Z } from '../common/block-launch.js';
 import { elementBytes } from '../common/precision.js';
@@ -86,11 +86,19 @@ export function syrkLeafShape(p: SyrkLeafParams | SyrkVbatchedLeafParams, count:
   return { side, matrices, sharedBytes: matrices * perMatrix };
 }
 
-/** The tile design's shape for n: the table's first band holding n, else its last. */
-export function syrkTilesShapeFor(n: number, bands: SyrkTuning['tiles'][keyof SyrkTuning['tiles']]): SyrkTilesShape {
-  const band = bands.find((b) => n <= b.upTo) ?? bands[bands.length - 1];
+type TilesBands = SyrkTuning['tiles'][keyof SyrkTuning['tiles']];
+
+/** The tile design's shape for n: the table's first band with a shape holding n, else its last band with one. */
+export function syrkTilesShapeFor(n: number, bands: TilesBands): SyrkTilesShape {
+  const shaped = bands.filter((b): b is SyrkTilesBand => b.off !== true);
+  const band = shaped.find((b) => n <= b.upTo) ?? shaped[shaped.length - 1];
   if (band === undefined) throw new MyriadError('UNSUPPORTED', 'the syrk tuning table lists no tile shape', 'tuning.tiles');
   return { tile: band.tile, reg: band.reg, chunk: band.chunk, minBlocks: band.minBlocks };
+}
+
+/** Whether the table sends n to the tile design: within tilesUpTo, and n's band not off. */
+export function syrkTilesTake(n: number, upTo: number, bands: TilesBands): boolean {
+  return n <= upTo && bands.find((b) => n <= b.upTo)?.off !== true;
 }
 
 /**
@@ -118,7 +126,7 @@ export function planSyrk(problem: SyrkProblem, tuning: SyrkTuning, options: { re
   const { dtype, uplo, trans, kind } = problem;
   const force = options.force ?? {};
   const takeTiles = force.tiles !== undefined ? force.tiles !== false
-    : force.leafMax === undefined && force.chunk === undefined && force.triangle === undefined && problem.n <= tuning.tilesUpTo[dtype];
+    : force.leafMax === undefined && force.chunk === undefined && force.triangle === undefined && syrkTilesTake(problem.n, tuning.tilesUpTo[dtype], tuning.tiles[dtype]);
   if (takeTiles && problem.n > 0) {
     const shape = typeof force.tiles === 'object' ? force.tiles : syrkTilesShapeFor(problem.n, tuning.tiles[dtype]);
     const params: SyrkTilesParams = { dtype, uplo, trans, kind, tile: shape.tile, reg: shape.reg, chunk: shape.chunk, minBlocks: shape.minBlocks };

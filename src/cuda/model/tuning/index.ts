@@ -37,7 +37,7 @@ export { tmaRouteFor, tmaRoutesFor, type TmaRoute, type TmaRouteTable } from './
 export { rowsMinBlocks, rowsOccupancyFor, type RowsOccupancy, type RowsOccupancyTable } from './syev-rows-occupancy.js';
 export type { RoutingThresholds, Tsm2Tuning, Tsm2rTuning, Tsm2lTuning } from './tsm2-types.js';
 export type { TrmmProductTuning, TrsmTuning } from './trsm-types.js';
-export type { LauumRegisterBand, LauumTuning, SyrkTilesBand, SyrkTuning } from './syrk-types.js';
+export type { LauumRegisterBand, LauumTuning, SyrkTilesBand, SyrkTilesOff, SyrkTuning } from './syrk-types.js';
 export type { TrtriTuning } from './trtri-types.js';
 export type { QrTuning } from './qr-types.js';
 export type { TsqrTuning } from './tsqr-types.js';

@@ -1,5 +1,5 @@
 /**
- * syrk and lauum defaults for any architecture (syrk's triangleFrom measured, the rest not yet swept). syrk: diagonal blocks of up to 64
+ * syrk and lauum defaults for any architecture (syrk's triangleFrom and tile bands measured, the rest not yet swept). syrk: diagonal blocks of up to 64
  * in the leaf (a 64 x 64 tile: 16 x 16 threads of 4 x 4 accumulators), op(A) staged 32 columns at
  * a time (64 x 32 float64 = 16 KiB), splits at multiples of 16. lauum: triangles of up to 64 in
  * the register leaf, its triangle packed in shared memory (t (t + 1) / 2 elements: 64 float64 = 16 KiB),
@@ -43,12 +43,23 @@ export const defaultSyrkTuning: SyrkTuning = {
   // Taken up to 32: on an H200 (2026-11-30, `MYRIAD_QUICK_FIRST=0 node scripts/probe/syrk-small.mjs`,
   // the bench's counts, lower, N, k = n) tiles / the leaf and triangle GEMM ms: float64 16 0.429 /
   // 1.014, 24 0.548 / 0.847, 32 0.343 / 0.395, 48 0.632 / 0.486, 64 0.474 / 0.352; float32 16 0.527
-  // / 1.490, 24 0.737 / 1.208, 32 0.454 / 0.513, 48 0.976 / 0.791 (64 0.588 / 0.638 and 96 0.760 /
-  // 1.249 won again, 128 1.010 / 0.971: not taken, one bound per dtype).
-  tilesUpTo: { float64: 32, float32: 32 },
+  // / 1.490, 24 0.737 / 1.208, 32 0.454 / 0.513.
+  // float32 from 33 by bands, the same card and probe (2026-11-30, every shape forced: `... syrk-small.mjs
+  // 36,40,...,128 float32 4200 32x4k32,32x4k16b2,64x8k16` and more), best tile shape / the triangle GEMM
+  // ms: 36 1.400 (32x4 k16 b2) / 1.460, 40 1.142 / 1.278, 44 0.958 / 1.083, 48 0.813 / 0.802 (off);
+  // 52 0.865 (32x4 k32) / 1.068, 56 0.731 / 0.890, 60 0.664 / 0.816, 64 0.587 / 0.637; 72 1.156 (k16 b2)
+  // / 1.952, 80 0.939 / 1.553; 88 0.950 (k32) / 1.571, 96 0.767 / 1.250; 104 1.179 (64x8 k16) / 1.162,
+  // 112 1.006 / 1.075, 120 0.997 / 1.001, 128 0.883 / 0.890 (not taken). float64's tiles (CUDA cores) lost
+  // to the triangle GEMM (tensor cores) at every order from 40 to 128 with every shape tried (1.2-1.8x its time).
+  tilesUpTo: { float64: 32, float32: 96 },
   tiles: {
     float64: [{ upTo: 16, tile: 16, reg: 2, chunk: 16, minBlocks: 0 }, { upTo: 128, tile: 32, reg: 4, chunk: 16, minBlocks: 2 }],
-    float32: [{ upTo: 16, tile: 16, reg: 2, chunk: 16, minBlocks: 0 }, { upTo: 128, tile: 32, reg: 4, chunk: 32, minBlocks: 0 }],
+    float32: [
+      { upTo: 16, tile: 16, reg: 2, chunk: 16, minBlocks: 0 }, { upTo: 32, tile: 32, reg: 4, chunk: 32, minBlocks: 0 },
+      { upTo: 44, tile: 32, reg: 4, chunk: 16, minBlocks: 2 }, { upTo: 48, off: true },
+      { upTo: 64, tile: 32, reg: 4, chunk: 32, minBlocks: 0 }, { upTo: 80, tile: 32, reg: 4, chunk: 16, minBlocks: 2 },
+      { upTo: 96, tile: 32, reg: 4, chunk: 32, minBlocks: 0 },
+    ],
   },
 };
 

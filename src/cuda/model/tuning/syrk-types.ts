@@ -17,16 +17,26 @@ export interface SyrkTuning {
   readonly triangleFrom: PerDType<number>;
   /**
    * n up to which C is one launch of the tile design (kernels/syrk/generate-tiles.ts) instead of the
-   * leaf or the triangle GEMM; 0: never.
+   * leaf or the triangle GEMM, unless n's band is off; 0: never.
    */
   readonly tilesUpTo: PerDType<number>;
-  /** The tile design's shape by n: the first band whose `upTo` holds n (the last beyond them all). */
-  readonly tiles: PerDType<readonly SyrkTilesBand[]>;
+  /**
+   * The tile design's shape by n: the first band whose `upTo` holds n; an `off` band sends its n to
+   * the leaf or the triangle GEMM (a forced tile design takes the next band with a shape, or the last).
+   */
+  readonly tiles: PerDType<readonly (SyrkTilesBand | SyrkTilesOff)[]>;
+}
+
+/** n up to `upTo` (above the band before) without the tile design, where it measured slower. */
+export interface SyrkTilesOff {
+  readonly upTo: number;
+  readonly off: true;
 }
 
 /** One band of the tile design's shapes: n up to `upTo`. */
 export interface SyrkTilesBand {
   readonly upTo: number;
+  readonly off?: undefined;
   /** C's tile edge (a power of two, 8 to 64). */
   readonly tile: number;
   /** Accumulators per thread along each side. */
