@@ -112,6 +112,25 @@ test('the prefetch runs once per call signature: a second call of the same shape
   assert.equal(recorder.prefetched.length, 1);
 });
 
+test('the prefetch of a request like the last one (the same batches and scalars) is skipped; any other field value is a new request', () => {
+  const recorder = new Recorder();
+  const backend = new CudaBackend(recorder, 'recording');
+  const ctx = new Context('cuda', backend, backend, () => {});
+  const big = ctx.alloc('float64', 1024 * 1024) as DeviceStorage;
+  const a = strided(big, { rows: 1024, count: 1 }), b = strided(big, { rows: 512, count: 1 });
+  for (const x of [a, a, b, b, a]) ctx.getrf({ a: x });
+  assert.equal(recorder.prefetched.length, 2, 'one prefetch a shape');
+  ctx.getrf({ a: strided(big, { rows: 512, count: 2, stride: 512 * 512 }) });
+  assert.equal(recorder.prefetched.length, 3, 'another count, another signature');
+  // The same batch object, another scalar: not the last request.
+  ctx.potrf({ a, uplo: 'lower' });
+  const before = recorder.prefetched.length;
+  ctx.potrf({ a, uplo: 'lower' });
+  assert.equal(recorder.prefetched.length, before);
+  ctx.potrf({ a, uplo: 'upper' });
+  assert.equal(recorder.prefetched.length, before + 1, 'upper after lower on the same batch: prefetched');
+});
+
 test('planSignature: shapes, dtypes, scalars; none for list batches', () => {
   const d = new PlanningDevice({ ...H100 });
   const x = d.alloc('float64', 64 * 10), y = d.alloc('float64', 64 * 10), z = d.alloc('float32', 64 * 10);
