@@ -1,29 +1,20 @@
-// `npm test`'s build: the library by the TypeScript compiler (type-checked, with the declarations
-// the package ships) and, at the same time on the other core, the tests, scripts and examples
-// transpiled file by file (TypeScript's transpileModule: types stripped, nothing checked). The
-// compiler over everything (`npm run build`) took 28-30 s of a two-core machine, 14 of them checking
-// code that only the tests run; the library alone takes about 12 s and the transpile about 6 s beside
-// it. `npm run typecheck` checks all of it (CI runs it before `npm test`); `verbatimModuleSyntax` in
-// tsconfig.json makes every file's output independent of the others' types, so a transpiled file is
-// what the compiler would emit. A file is transpiled again only where its source is newer than its
-// output or than this script and the configuration. Plain JavaScript: it runs before dist/ exists.
-import { spawn } from 'node:child_process';
+// `npm test`'s build: every TypeScript file of src/, test/, scripts/ and examples/ transpiled to dist/
+// file by file (TypeScript's transpileModule: types stripped, nothing checked, no declarations), on
+// two threads. The compiler over everything (`npm run build`) took 28-30 s of a two-core machine's
+// `npm test`, half of it checking types; the transpile takes about 6 s. `npm run check` runs the
+// compiler (every file type-checked, the declarations emitted) and then the tests of the package as
+// published (test/types/: declarations, tarball); CI runs it beside `npm test`. `verbatimModuleSyntax`
+// in tsconfig.json makes every file's output independent of the others' types, so a transpiled file is
+// what the compiler emits. A file is transpiled again only where its source is newer than its output
+// or than this script and the configuration. Plain JavaScript: it runs before dist/ exists.
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import ts from 'typescript';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const TRANSPILED = ['test', 'scripts', 'examples'];
-
-/** The library: the compiler over src/ alone (tsconfig.lib.json), in a child process. */
-function buildLibrary() {
-  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [tsc, '-p', join(root, 'tsconfig.lib.json')], { stdio: 'inherit' });
-    child.on('close', (status) => done(status ?? 1));
-  });
-}
+const SOURCES = ['src', 'test', 'scripts', 'examples'];
 
 function mtime(path) {
   try {
@@ -41,7 +32,7 @@ function* typescriptFiles(dir) {
   }
 }
 
-/** The tsconfig.json options that decide the output (target, module, source maps), for transpileModule. */
+/** The tsconfig.json options that decide the output (target, source maps), for transpileModule. */
 function compilerOptions() {
   const config = ts.readConfigFile(join(root, 'tsconfig.json'), ts.sys.readFile);
   if (config.error) throw new Error(ts.flattenDiagnosticMessageText(config.error.messageText, '\n'));
@@ -52,41 +43,60 @@ function compilerOptions() {
   return { ...options, module: ts.ModuleKind.ESNext, declaration: false, incremental: false, noEmit: false };
 }
 
-/** Transpiles the out-of-date files of TRANSPILED into dist/; returns how many it wrote. */
-function transpileRest() {
-  const options = compilerOptions();
-  const outDir = options.outDir ?? join(root, 'dist');
+/** The source files whose outputs are missing or older than they, this script or tsconfig.json. */
+function outOfDate(outDir) {
   const configTime = Math.max(mtime(join(root, 'tsconfig.json')), mtime(fileURLToPath(import.meta.url)));
-  let written = 0;
-  for (const dir of TRANSPILED) {
+  const stale = [];
+  for (const dir of SOURCES) {
     for (const source of typescriptFiles(join(root, dir))) {
-      const rel = relative(root, source).replace(/\.ts$/, '.js');
-      const out = join(outDir, rel);
-      const outTime = mtime(out);
-      if (outTime >= mtime(source) && outTime >= configTime) continue;
-      const { outputText, sourceMapText } = ts.transpileModule(readFileSync(source, 'utf8'), { fileName: source, compilerOptions: options });
-      mkdirSync(dirname(out), { recursive: true });
-      if (sourceMapText !== undefined) {
-        // transpileModule names the map's files as if output and source sat side by side: point them at dist/.
-        const map = JSON.parse(sourceMapText);
-        map.file = `${rel.split('/').pop()}`;
-        map.sources = [relative(dirname(out), source)];
-        writeFileSync(`${out}.map`, JSON.stringify(map));
-      }
-      writeFileSync(out, outputText);
-      written++;
+      const outTime = mtime(join(outDir, relative(root, source).replace(/\.ts$/, '.js')));
+      if (outTime < mtime(source) || outTime < configTime) stale.push(source);
     }
   }
-  return written;
+  return stale;
 }
 
-const library = buildLibrary();
-let failed = false;
-try {
-  transpileRest();
-} catch (e) {
-  console.error(`build: transpiling the tests, scripts and examples failed: ${e instanceof Error ? e.message : String(e)}`);
-  failed = true;
+function transpile(sources, options, outDir) {
+  for (const source of sources) {
+    const rel = relative(root, source).replace(/\.ts$/, '.js');
+    const out = join(outDir, rel);
+    const { outputText, sourceMapText } = ts.transpileModule(readFileSync(source, 'utf8'), { fileName: source, compilerOptions: options });
+    mkdirSync(dirname(out), { recursive: true });
+    if (sourceMapText !== undefined) {
+      // transpileModule names the map's files as if output and source sat side by side: point them at dist/.
+      const map = JSON.parse(sourceMapText);
+      map.file = rel.split('/').pop();
+      map.sources = [relative(dirname(out), source)];
+      writeFileSync(`${out}.map`, JSON.stringify(map));
+    }
+    writeFileSync(out, outputText);
+  }
 }
-const status = await library;
-process.exitCode = status !== 0 ? status : failed ? 1 : 0;
+
+if (isMainThread) {
+  const options = compilerOptions();
+  const outDir = options.outDir ?? join(root, 'dist');
+  const stale = outOfDate(outDir);
+  // Two shares of about equal bytes: the larger files dealt out first, each to the lighter share.
+  const shares = [{ files: [], bytes: 0 }, { files: [], bytes: 0 }];
+  for (const [file, bytes] of stale.map((f) => [f, statSync(f).size]).sort((x, y) => y[1] - x[1])) {
+    const share = shares[0].bytes <= shares[1].bytes ? shares[0] : shares[1];
+    share.files.push(file);
+    share.bytes += bytes;
+  }
+  const worker = shares[1].files.length > 0 ? new Worker(fileURLToPath(import.meta.url), { workerData: { files: shares[1].files, options, outDir } }) : undefined;
+  const other = worker && new Promise((done, fail) => {
+    worker.on('message', done);
+    worker.on('error', fail);
+  });
+  try {
+    transpile(shares[0].files, options, outDir);
+    await other;
+  } catch (e) {
+    console.error(`build: transpiling failed: ${e instanceof Error ? e.message : String(e)}`);
+    process.exitCode = 1;
+  }
+} else {
+  transpile(workerData.files, workerData.options, workerData.outDir);
+  parentPort.postMessage('done');
+}
