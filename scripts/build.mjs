@@ -40,7 +40,7 @@ function compilerOptions() {
   if (errors.length > 0) throw new Error(errors.map((e) => ts.flattenDiagnosticMessageText(e.messageText, '\n')).join('\n'));
   // ES modules throughout (package.json says "type": "module"): under NodeNext transpileModule, which
   // never reads package.json, would emit CommonJS.
-  return { ...options, module: ts.ModuleKind.ESNext, declaration: false, incremental: false, noEmit: false };
+  return { ...options, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, declaration: false, incremental: false, noEmit: false };
 }
 
 /** The source files whose outputs are missing or older than they, this script or tsconfig.json. */
@@ -56,11 +56,19 @@ function outOfDate(outDir) {
   return stale;
 }
 
+/** Transpiles `sources` into outDir; returns the syntax errors met (their files are not written). */
 function transpile(sources, options, outDir) {
+  const errors = [];
   for (const source of sources) {
     const rel = relative(root, source).replace(/\.ts$/, '.js');
     const out = join(outDir, rel);
-    const { outputText, sourceMapText } = ts.transpileModule(readFileSync(source, 'utf8'), { fileName: source, compilerOptions: options });
+    const { outputText, sourceMapText, diagnostics } = ts.transpileModule(readFileSync(source, 'utf8'), { fileName: source, compilerOptions: options, reportDiagnostics: true });
+    // The file's own (syntax) errors; those of the options, repeated for every file, are not the file's.
+    const own = (diagnostics ?? []).filter((d) => d.file !== undefined && d.category === ts.DiagnosticCategory.Error);
+    if (own.length > 0) {
+      errors.push(ts.formatDiagnostics(own, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => '\n' }).trimEnd());
+      continue;
+    }
     mkdirSync(dirname(out), { recursive: true });
     if (sourceMapText !== undefined) {
       // transpileModule names the map's files as if output and source sat side by side: point them at dist/.
@@ -71,6 +79,7 @@ function transpile(sources, options, outDir) {
     }
     writeFileSync(out, outputText);
   }
+  return errors;
 }
 
 if (isMainThread) {
@@ -90,13 +99,15 @@ if (isMainThread) {
     worker.on('error', fail);
   });
   try {
-    transpile(shares[0].files, options, outDir);
-    await other;
+    const errors = [...transpile(shares[0].files, options, outDir), ...((await other) ?? [])];
+    if (errors.length > 0) {
+      console.error(`build: ${errors.length} file(s) not transpiled:\n${errors.join('\n')}`);
+      process.exitCode = 1;
+    }
   } catch (e) {
     console.error(`build: transpiling failed: ${e instanceof Error ? e.message : String(e)}`);
     process.exitCode = 1;
   }
 } else {
-  transpile(workerData.files, workerData.options, workerData.outDir);
-  parentPort.postMessage('done');
+  parentPort.postMessage(transpile(workerData.files, workerData.options, workerData.outDir));
 }
