@@ -15,6 +15,8 @@ import ts from 'typescript';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SOURCES = ['src', 'test', 'scripts', 'examples'];
+/** Fewer stale files than this are transpiled on one thread. */
+const ONE_THREAD_MAX = 64;
 
 function mtime(path) {
   try {
@@ -86,10 +88,11 @@ if (isMainThread) {
   const options = compilerOptions();
   const outDir = options.outDir ?? join(root, 'dist');
   const stale = outOfDate(outDir);
-  // Two shares of about equal bytes: the larger files dealt out first, each to the lighter share.
+  // Two shares of about equal bytes, the larger files dealt out first, each to the lighter share; a
+  // few files (a rebuild after an edit) on this thread alone: a second thread loads TypeScript again.
   const shares = [{ files: [], bytes: 0 }, { files: [], bytes: 0 }];
   for (const [file, bytes] of stale.map((f) => [f, statSync(f).size]).sort((x, y) => y[1] - x[1])) {
-    const share = shares[0].bytes <= shares[1].bytes ? shares[0] : shares[1];
+    const share = stale.length < ONE_THREAD_MAX || shares[0].bytes <= shares[1].bytes ? shares[0] : shares[1];
     share.files.push(file);
     share.bytes += bytes;
   }
