@@ -1,7 +1,7 @@
 // `npm test`'s build: every TypeScript file of src/, test/, scripts/ and examples/ transpiled to dist/
 // file by file (TypeScript's transpileModule: types stripped, nothing checked, no declarations), on
 // two threads. The compiler over everything (`npm run build`) took 28-30 s of a two-core machine's
-// `npm test`, half of it checking types; the transpile takes about 6 s. `npm run check` runs the
+// `npm test`, half of it checking types; the transpile takes 11-14 s there. `npm run check` runs the
 // compiler (every file type-checked, the declarations emitted) and then the tests of the package as
 // published (test/types/: declarations, tarball); CI runs it beside `npm test`. `verbatimModuleSyntax`
 // in tsconfig.json makes every file's output independent of the others' types, so a transpiled file is
