@@ -1,8 +1,10 @@
 /**
  * getrf on the vendor's LU with partial pivoting: cusolverDn?getrf one matrix per call (any m x n:
  * the route of one large matrix or a few). Each matrix is factored where it lies. (cuBLAS's
- * getrfBatched is not a route: on an H200 it gave wrong factors for a 7 x 7 batch in the route's
- * test, and it won only at n = 128, by 10%.)
+ * getrfBatched is not a route: on an H200 its pivots differ from LAPACK's on every matrix with an
+ * exactly zero column, at every order from 7 to 128, and its factors after them; its info differs on
+ * matrices singular by rounding far more often than the own route's: scripts/probe/getrf-vendor-check.mjs,
+ * BENCHMARKS.md "Batched getrf, n = 40-128".)
  *
  * The vendor's pivots are LAPACK's (1-based) and land in a scratch array; a small kernel writes
  * them 0-based to the API's places (`ipiv[i * pivotStride + j]`, j < min(m, n)) with each matrix's
