@@ -4,8 +4,8 @@
 // look at where the time goes. Also one call timed by CUDA events, the API against the route's
 // function (vendor/gemm.ts cublasGemm) called directly. Cases: float64 128 x 682 and 128 x 64 and
 // complex128 96 x 32 (cuBLAS's route on an H200) and float64 16 x 64 (own kernel).
-// (scripts/probe/vendor-route-cost.mjs wraps cuBLAS's binding to time it, and times each way after
-// three calls: its API numbers include that wrapper and V8's warm-up.)
+// (scripts/probe/vendor-route-cost.mjs times each way after 200 calls: its first ways still include
+// V8's warm-up, scripts/probe/api-warmup-order.mjs.)
 //   MYRIAD_QUICK_FIRST=0 node scripts/probe/api-host-time.mjs
 import { Session } from 'node:inspector/promises';
 import { writeFileSync, mkdirSync } from 'node:fs';

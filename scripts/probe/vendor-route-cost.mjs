@@ -1,9 +1,11 @@
 // What a call routed to cuBLAS costs beyond cuBLAS itself, on one product at a time: cuBLAS called
 // directly (the handle the route uses), the route's function (vendor/gemm.ts) called directly, and the
 // API call (ctx.gemm) on its default route and with the route forced, own kernel forced beside. For
-// each: CUDA events around one call (median of 9 after 3 warm-ups), the host's time a call (each of
-// 200 calls back to back timed alone by performance.now, the median; then one wait), and inside the
-// library (the handle's `call` wrapped: its median time a call, and how many handles served the calls).
+// each, after 200 warm-up calls: CUDA events around one call (median of 9), the host's time a call (each
+// of 200 calls back to back timed alone by performance.now, the median; then one wait), and, in a second
+// pass, inside the library (the handle's `call` wrapped: its median time a call, and how many handles
+// served the calls). The ways timed first in a process read higher: V8's warm-up of the API's JavaScript
+// lasts more than a few hundred calls (scripts/probe/api-warmup-order.mjs).
 //   node scripts/probe/vendor-route-cost.mjs
 import { open, strided } from '../../dist/src/index.js';
 import { Random, randomMatrices } from '../../dist/src/bench/data.js';
@@ -17,22 +19,28 @@ const dev = backend.device;
 const blas = vendorBlas(dev);
 const rng = new Random(3);
 const median = (xs) => { const s = [...xs].sort((x, y) => x - y); return s[s.length >> 1]; };
-const eventMs = (f) => { for (let i = 0; i < 3; i++) f(); const ms = []; for (let r = 0; r < 9; r++) ms.push(ctx.time(f)); return median(ms); };
+// Each way warmed up by 200 calls first (V8 compiles the API's JavaScript by then), for the events as for the host.
+const warm = (f) => { for (let i = 0; i < 200; i++) f(); dev.synchronize(); };
+const eventMs = (f) => { warm(f); const ms = []; for (let r = 0; r < 9; r++) ms.push(ctx.time(f)); return median(ms); };
 
-// The library's own time a call, and which handles made the calls.
+// The library's own time a call, and which handles made the calls: cuBLAS's binding wrapped for a
+// second pass only, so that the host's time a call is measured without the wrapper.
 const inside = [];
 const handles = new Set();
 const call = Cublas.prototype.call;
-Cublas.prototype.call = function (...args) {
+const wrapped = function (...args) {
   handles.add(this);
   const t = performance.now();
   try { return call.apply(this, args); } finally { inside.push(performance.now() - t); }
 };
 const hostUs = (f) => {
-  f(); dev.synchronize();
-  inside.length = 0; handles.clear();
+  warm(f);
   const each = [];
   for (let i = 0; i < 200; i++) { const t = performance.now(); f(); each.push(performance.now() - t); }
+  dev.synchronize();
+  inside.length = 0; handles.clear();
+  Cublas.prototype.call = wrapped;
+  try { for (let i = 0; i < 200; i++) f(); } finally { Cublas.prototype.call = call; }
   dev.synchronize();
   return `host ${(median(each) * 1000).toFixed(1)} us, in cuBLAS ${inside.length ? (median(inside) * 1000).toFixed(1) : '-'} us (${handles.size} handle(s), ${inside.length} calls)`;
 };
