@@ -7,7 +7,7 @@
 // (scripts/probe/vendor-route-cost.mjs times each way after 200 calls: its first ways still include
 // V8's warm-up, scripts/probe/api-warmup-order.mjs.)
 //   MYRIAD_QUICK_FIRST=0 node scripts/probe/api-host-time.mjs
-import { Session } from 'node:inspector/promises';
+import * as inspector from 'node:inspector/promises';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { open, strided } from '../../dist/src/index.js';
 import { Random, randomMatrices } from '../../dist/src/bench/data.js';
@@ -18,9 +18,9 @@ const rng = new Random(3);
 const median = (xs) => { const s = [...xs].sort((x, y) => x - y); return s[s.length >> 1]; };
 const eventMs = (f) => { for (let i = 0; i < 3; i++) f(); const ms = []; for (let r = 0; r < 9; r++) ms.push(ctx.time(f)); return median(ms); };
 const out = `${process.env.OUT ?? '.'}/prof`; mkdirSync(out, { recursive: true });
-const session = new Session(); session.connect();
-await session.post('Profiler.enable');
-await session.post('Profiler.setSamplingInterval', { interval: 25 });
+const profiler = new inspector.Session(); profiler.connect();
+await profiler.post('Profiler.enable');
+await profiler.post('Profiler.setSamplingInterval', { interval: 25 });
 const cases = [{ dtype: 'float64', real: 'float64', n: 128, count: 682 }, { dtype: 'float64', real: 'float64', n: 128, count: 64 }, { dtype: 'complex128', real: 'float64', n: 96, count: 32 }, { dtype: 'float64', real: 'float64', n: 16, count: 64 }];
 for (const c of cases) {
   const complex = c.dtype.startsWith('complex'); const n = c.n;
@@ -35,10 +35,10 @@ for (const c of cases) {
   let line = `${label}: event ms api ${eventMs(api).toFixed(4)}`;
   if (!complex) { const rr = { ...request, a: strided(a, { rows: n, cols: n, count: c.count }), b: strided(b, { rows: n, cols: n, count: c.count }), c: strided(d, { rows: n, cols: n, count: c.count }) }; line += ` route-fn ${eventMs(() => cublasGemm(dev, rr)).toFixed(4)}`; }
   // host time per call, steady state, with a profile
-  await session.post('Profiler.start');
+  await profiler.post('Profiler.start');
   const each = [];
   for (let k = 0; k < 40; k++) { for (let i = 0; i < 250; i++) { const t = performance.now(); api(); each.push(performance.now() - t); } dev.synchronize(); }
-  const { profile } = await session.post('Profiler.stop');
+  const { profile } = await profiler.post('Profiler.stop');
   writeFileSync(`${out}/${c.dtype}-${n}-${c.count}.cpuprofile`, JSON.stringify(profile));
   console.log(`${line}; host us/call median ${(median(each) * 1000).toFixed(1)}`);
   for (const x of [a, b, d]) x.dispose?.();

@@ -309,16 +309,22 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
    */
   private sameAsLast(op: OpName, request: Request): boolean {
     const last = this.lastSeen;
-    let same = last !== undefined && last.op === op;
+    if (last !== undefined && last.op === op) {
+      // Compared in place: a repeated call allocates nothing.
+      let i = 0;
+      let same = true;
+      for (const key in request) {
+        if (last.keys[i] !== key || last.values[i] !== request[key]) { same = false; break; }
+        i++;
+      }
+      if (same && i === last.keys.length) return true;
+    }
     const keys: string[] = [];
     const values: unknown[] = [];
     for (const key in request) {
-      const v = request[key];
-      if (same && (last!.keys[keys.length] !== key || last!.values[values.length] !== v)) same = false;
       keys.push(key);
-      values.push(v);
+      values.push(request[key]);
     }
-    if (same && keys.length === last!.keys.length) return true;
     this.lastSeen = { op, keys, values };
     return false;
   }
