@@ -5,7 +5,8 @@
 // warm-ups. Smaller tiles waste less of C outside the triangle (n = 40 in 32 x 32 tiles computes 3 x
 // 1,024 elements of C for the triangle's 820; in 16 x 16 tiles, 6 x 256). Each forced shape's C is
 // compared with the default route's on the triangle (max |difference| printed). Markdown on stdout.
-// Usage: MYRIAD_QUICK_FIRST=0 node scripts/probe/syrk-triangle-tiles.mjs [sizes=40,48,56,64,96,128] [dtype=float64]
+// Usage: MYRIAD_QUICK_FIRST=0 node scripts/probe/syrk-triangle-tiles.mjs [sizes=40,48,56,64,96,128] [dtype=float64] [trans=N]
+// (trans T: C = A^T A, as lauum's steps take it).
 import { open, strided } from '../../dist/src/index.js';
 import { syrkCuda } from '../../dist/src/cuda/kernels/syrk/index.js';
 import { gemmCuda } from '../../dist/src/cuda/kernels/gemm/index.js';
@@ -15,13 +16,17 @@ import { randomMatrices, Random } from '../../dist/src/bench/data.js';
 
 const sizes = (process.argv[2] ?? '40,48,56,64,96,128').split(',').map(Number);
 const dtype = process.argv[3] ?? 'float64';
+const trans = process.argv[4] ?? 'N';
+const [opA, opB] = trans === 'N' ? ['N', 'T'] : ['T', 'N'];
 const SHAPES = [
   { bm: 16, bn: 16, bk: 16, wm: 1, wn: 1, stages: 3 },
   { bm: 16, bn: 16, bk: 8, wm: 1, wn: 1, stages: 4 },
   { bm: 32, bn: 32, bk: 16, wm: 1, wn: 1, stages: 3 },
   { bm: 32, bn: 32, bk: 16, wm: 2, wn: 2, stages: 3 },
   { bm: 32, bn: 32, bk: 8, wm: 2, wn: 2, stages: 4 },
+  { bm: 32, bn: 32, bk: 8, wm: 1, wn: 1, stages: 4 },
   { bm: 64, bn: 64, bk: 16, wm: 2, wn: 2, stages: 3 },
+  { bm: 64, bn: 64, bk: 8, wm: 2, wn: 2, stages: 4 },
 ];
 const tag = (s) => `${s.bm}x${s.bn}x${s.bk} w${s.wm}x${s.wn} s${s.stages}`;
 const ctx = await open({ backend: 'cuda' });
@@ -30,7 +35,7 @@ const blas = new Cublas(dev);
 const median = (f) => { f(); f(); const ms = []; for (let r = 0; r < 7; r++) ms.push(ctx.time(f)); ms.sort((x, y) => x - y); return ms[3]; };
 const rng = new Random(9);
 const st = { kind: 'strided', dense: false };
-console.log(`syrk lower N, k = n, ${dtype}; ms (max |C - default| on the triangle)`);
+console.log(`syrk lower ${trans}, k = n, ${dtype}; ms (max |C - default| on the triangle)`);
 console.log(`| n | count | default | ${SHAPES.map(tag).join(' | ')} | cuBLAS gemm | vendor / default | vendor / best | best |`);
 console.log(`|---|---|---|${SHAPES.map(() => '---|').join('')}---|---|---|---|`);
 for (const n of sizes) {
@@ -40,12 +45,12 @@ for (const n of sizes) {
   const full = dev.alloc(dtype, n * n * count);
   const A = strided(a, { rows: n, cols: n, count }), C = strided(c, { rows: n, cols: n, count });
   const lowerOf = (x) => { const h = ctx.download(x); const out = []; for (let p = 0; p < count; p += Math.max(1, Math.floor(count / 64))) for (let j = 0; j < n; j++) for (let i = j; i < n; i++) out.push(h[p * n * n + i + j * n]); return out; };
-  const def = median(() => syrkCuda(dev, { uplo: 'lower', trans: 'N', alpha: 1, beta: 0, a: A, c: C }));
+  const def = median(() => syrkCuda(dev, { uplo: 'lower', trans, alpha: 1, beta: 0, a: A, c: C }));
   const want = lowerOf(c);
   const cells = SHAPES.map((s) => {
     // One parameter object a shape: the launcher's triangle variant of it is made once (by identity).
-    const variant = { variant: 'mma', dtype, transA: 'N', transB: 'T', betaZero: true, layouts: { a: st, b: st, c: st }, ...s };
-    const run = () => gemmCuda(dev, { transA: 'N', transB: 'T', alpha: 1, beta: 0, a: A, b: A, c: C }, { variant, triangle: 'lower' });
+    const variant = { variant: 'mma', dtype, transA: opA, transB: opB, betaZero: true, layouts: { a: st, b: st, c: st }, ...s };
+    const run = () => gemmCuda(dev, { transA: opA, transB: opB, alpha: 1, beta: 0, a: A, b: A, c: C }, { variant, triangle: 'lower' });
     try {
       const ms = median(run);
       const got = lowerOf(c);
@@ -56,7 +61,7 @@ for (const n of sizes) {
       return { ms: Infinity, text: `refused: ${String(e.message).split('\n')[0].slice(0, 60)}` };
     }
   });
-  const vendor = median(() => blas.gemmStridedBatched(dtype, 'N', 'T', n, n, n, 1, a, n, n * n, a, n, n * n, 0, full, n, n * n, count));
+  const vendor = median(() => blas.gemmStridedBatched(dtype, opA, opB, n, n, n, 1, a, n, n * n, a, n, n * n, 0, full, n, n * n, count));
   const best = Math.min(...cells.map((x) => x.ms));
   console.log(`| ${n} | ${count} | ${def.toFixed(3)} | ${cells.map((x) => x.text).join(' | ')} | ${vendor.toFixed(3)} | ${(vendor / def).toFixed(2)} | ${(vendor / best).toFixed(2)} | ${tag(SHAPES[cells.findIndex((x) => x.ms === best)])} |`);
   a.dispose?.(); c.dispose?.(); full.dispose();

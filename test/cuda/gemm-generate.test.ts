@@ -275,6 +275,13 @@ function representativeKernels(): GemmParams[] {
             triangularA: { lower: (i + (transA === 'T' ? 1 : 0)) % 2 === 0, unit: i % 2 === 1 } } as GemmParams);
         }
       }
+      // syrk's triangle tiles on the card (the NT and TN products), every band, both triangles.
+      for (const [op, bands] of Object.entries(tuningFor('sm_90', 'gemm').mmaTriangle ?? {})) {
+        bands.forEach(({ config }, i) => {
+          const [transA, transB] = op === 'N' ? ['N', 'T'] as const : ['T', 'N'] as const;
+          out.push({ ...tiled({ transA, transB, betaZero: i % 2 === 0, layouts: i % 2 === 0 ? LOOSE : { a: pointer, b: pointer, c: pointer } }), variant: 'mma', ...config, triangle: i % 2 === 0 ? 'lower' : 'upper' } as GemmParams);
+        });
+      }
     }
     out.push(dtype === 'float64' ? tiled({ dtype, bm: 128, bn: 64, tm: 8, tn: 4 }) : tiled({ dtype, bm: 128, bn: 128, bk: 8, tm: 8, tn: 8 }));
     if (dtype === 'float32') {

@@ -15,14 +15,16 @@ import type { FloatArray } from '../../src/core/dtype.js';
 import type { SyrkRequest } from '../../src/core/ops.js';
 import { cpuGemm } from '../../src/cpu/gemm.js';
 import { cpuSyrk } from '../../src/cpu/syrk.js';
+import { gemmCuda, type MmaGemmParams } from '../../src/cuda/kernels/gemm/index.js';
 import {
-  leafOffsets, leafTile, offdiagRequest, planSyrk, syrkLeafShape, syrkLeafSource, syrkSteps, type SyrkLeafParams, type SyrkVariant,
+  leafOffsets, leafTile, offdiagRequest, planSyrk, syrkCuda, syrkLeafShape, syrkLeafSource, syrkSteps, type SyrkLeafParams, type SyrkVariant,
 } from '../../src/cuda/kernels/syrk/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
-import type { SyrkTuning } from '../../src/cuda/model/tuning/index.js';
+import type { GemmTuning, SyrkTuning } from '../../src/cuda/model/tuning/index.js';
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
 import { NVCC_SKIP, compileFailures, compileForSm90 } from '../helpers/nvcc.js';
 import { Rng } from '../helpers/random.js';
+import { recordingDevice, type Recorded } from '../helpers/recording-device.js';
 import { inTriangle, syrkTolerance } from '../helpers/syrk-data.js';
 import { compareOutput, layoutLength, oddLayout, randomBuffer, type Layout } from '../helpers/trsm-data.js';
 
@@ -134,6 +136,50 @@ test('syrk plan: one GEMM over the triangle from the table\'s triangleFrom (or f
   assert.ok(planSyrk(problem(from - 1), t).steps.every((s) => s.kind !== 'triangle'));
   assert.deepEqual(planSyrk(problem(10), t, { force: { triangle: true } }).steps, [{ kind: 'triangle' }]);
   assert.ok(planSyrk(problem(4 * from), t, { force: { triangle: false } }).steps.length > 1);
+});
+
+test('syrk\'s triangle launch takes the card\'s triangle tiles by op(A) and n to their last band, the gemm plan\'s above; forced tiles stay', () => {
+  const launches: Recorded[] = [];
+  const dev = recordingDevice(launches);
+  const gemmTuning = tuningFor('sm_90', 'gemm');
+  const bands = gemmTuning.mmaTriangle!;
+  const tag = (c: { bm: number; bn: number; bk: number; wm: number; wn: number; stages: number }): string => `${c.bm}x${c.bn}x${c.bk}_w${c.wm}x${c.wn}_s${c.stages}`;
+  // The launch of C's lower triangle (syrk's, or the gemm face's under `tuning`), or of the whole C.
+  const entryOf = (n: number, trans: 'N' | 'T', opts: { tuning?: GemmTuning; whole?: boolean } = {}): string => {
+    launches.length = 0;
+    const [a, c] = [dev.alloc('float64', n * n * 8), dev.alloc('float64', n * n * 8)];
+    const batch = (x: typeof a) => strided(x, { rows: n, cols: n, count: 8 });
+    const [A, C] = [batch(a), batch(c)];
+    if (opts.tuning === undefined && opts.whole !== true) syrkCuda(dev, { uplo: 'lower', trans, alpha: 1, beta: 0, a: A, c: C }, { force: { triangle: true } });
+    else gemmCuda(dev, { transA: trans, transB: trans === 'N' ? 'T' : 'N', alpha: 1, beta: 0, a: A, b: A, c: C }, opts.whole === true ? {} : { triangle: 'lower', tuning: opts.tuning! });
+    assert.equal(launches.length, 1, `n ${n} ${trans}: one launch`);
+    return launches[0]!.src.entry;
+  };
+  for (const trans of ['N', 'T'] as const) {
+    const op = trans === 'N' ? 'NT' : 'TN';
+    const list = bands[trans]!;
+    assert.ok(list.length > 0 && list.at(-1)!.maxDim >= 128, `${trans}: bands to 128`);
+    for (let n = 33; n <= list.at(-1)!.maxDim; n += 5) {
+      const want = list.find((b) => n <= b.maxDim)!.config;
+      const entry = entryOf(n, trans);
+      assert.ok(entry.startsWith(`gemm_mma_d${op}_${tag(want)}_`) && entry.endsWith('_tl'), `n ${n} ${trans}: ${entry}`);
+    }
+    // Above the last band, the gemm plan's own tiles for the whole C.
+    const above = list.at(-1)!.maxDim + 32;
+    assert.equal(entryOf(above, trans), `${entryOf(above, trans, { whole: true })}_tl`);
+    // A table without triangle bands keeps the plan's tiles at every n.
+    const { mmaTriangle: _, ...plain } = gemmTuning;
+    const n = list[0]!.maxDim;
+    assert.equal(entryOf(n, trans, { tuning: plain }), `${entryOf(n, trans, { whole: true })}_tl`);
+    assert.notEqual(entryOf(n, trans), entryOf(n, trans, { tuning: plain }), `${n} ${trans}: the band differs from the plan`);
+  }
+  // Forced parameters are the caller's, triangle or not.
+  launches.length = 0;
+  const st = { kind: 'strided' as const, dense: false };
+  const forced: MmaGemmParams = { variant: 'mma', dtype: 'float64', transA: 'N', transB: 'T', betaZero: true, layouts: { a: st, b: st, c: st }, bm: 64, bn: 64, bk: 16, wm: 2, wn: 2, stages: 3 };
+  const x = strided(dev.alloc('float64', 40 * 40), { rows: 40, cols: 40, count: 1 });
+  gemmCuda(dev, { transA: 'N', transB: 'T', alpha: 1, beta: 0, a: x, b: x, c: x }, { variant: forced, triangle: 'lower' });
+  assert.ok(launches[0]!.src.entry.startsWith(`gemm_mma_dNT_${tag(forced)}_`), launches[0]!.src.entry);
 });
 
 test('syrk plans on the CPU match the reference: both uplo x trans, deep recursion, k = 0, alpha = 0, beta = 0 over NaN, stride-0 A, lists', () => {

@@ -23,9 +23,9 @@ import { generateMmaGemm, mmaGemmShape, MMA_DTYPE } from './generate-mma.js';
 import { generateTiledGemm, tiledGemmShape } from './generate-tiled.js';
 import { generateTmaGemm, tmaGemmShape, tmaOperandFits, tmaOperandMap, type TmaOperandLayout } from './generate-tma.js';
 import type { GemmOperandLayouts, GemmParams, GemmVariant, MmaGemmParams, OperandLayout, TiledGemmParams, TmaGemmParams, TriangularOperand } from './params.js';
-import { planGemm, tmaTakes, type GemmProblem } from './plan.js';
+import { mmaTriangleConfig, planGemm, tmaTakes, type GemmProblem } from './plan.js';
 import { blocksPerSM } from '../../model/occupancy.js';
-import { tmaRoutesFor, type GemmTuning, type TmaRoute } from '../../model/tuning/index.js';
+import { tmaRoutesFor, tuningFor, type GemmTuning, type TmaRoute } from '../../model/tuning/index.js';
 
 export interface GemmCudaOptions {
   /**
@@ -182,7 +182,7 @@ function launchGemm(dev: GpuDevice, s: GemmScalars, a: GemmOperand, b: GemmOpera
   // A triangular op(A): the planner's choice, or its precision's design where the planner chose another; a forced one must be that design.
   const params = opts.triangularA !== undefined
     ? triangularParams(problem, forced !== undefined || triangularTakes(planned) ? planned : planGemm(dev.info, problem, { variant: triangularVariant(problem.dtype), tuning: opts.tuning }), opts.triangularA)
-    : opts.triangle === undefined ? planned : triangleParams(dev, problem, planned, opts.triangle);
+    : opts.triangle === undefined ? planned : triangleParams(dev, problem, planned, opts.triangle, typeof forced === 'object' ? 'forced' : opts.tuning);
   const kernel = kernelFor(dev, 'gemm', params, () => gemmSource(params));
   if (params.variant === 'tma') {
     launchTma(dev, kernel, params, { ...s, k }, a, b, c);
@@ -266,17 +266,22 @@ const triangleVariants = new WeakMap<GemmParams, { lower?: GemmParams; upper?: G
 /**
  * The plan's parameters restricted to one triangle of C, made once per plan object, so a hot call
  * finds the kernel by its parameter object; the small design has no tiles to skip: the tiled one serves.
+ * The table's triangle bands (`tuning`, else the card's) replace an mma plan's tiles, unless the parameters were forced.
  */
-function triangleParams(dev: GpuDevice, problem: GemmProblem, planned: GemmParams, triangle: Uplo): GemmParams {
+function triangleParams(dev: GpuDevice, problem: GemmProblem, planned: GemmParams, triangle: Uplo, tuning: GemmTuning | 'forced' | undefined): GemmParams {
   if (problem.m !== problem.n) throw new MyriadError('INVALID_ARGUMENT', `a triangle of C needs m = n, got ${problem.m} x ${problem.n}`, 'c');
   let variants = triangleVariants.get(planned);
   if (variants === undefined) triangleVariants.set(planned, (variants = {}));
+  return (variants[triangle] ??= triangleVariant(dev, problem, planned, tuning, triangle));
+}
+
+function triangleVariant(dev: GpuDevice, problem: GemmProblem, planned: GemmParams, tuning: GemmTuning | 'forced' | undefined, triangle: Uplo): GemmParams {
   // The small design has no tiles to skip, and the complex mma one no triangle: the tiled one serves.
-  const tiledInstead = planned.variant === 'small' || (planned.variant === 'mma' && planned.complex !== undefined);
-  return (variants[triangle] ??= {
-    ...(tiledInstead ? planGemm(dev.info, problem, { variant: 'tiled' }) : planned),
-    triangle,
-  });
+  if (planned.variant === 'small' || (planned.variant === 'mma' && planned.complex !== undefined)) return { ...planGemm(dev.info, problem, { variant: 'tiled' }), triangle };
+  const band = planned.variant === 'mma' && tuning !== 'forced' ? mmaTriangleConfig(problem, tuning ?? tuningFor(dev.info.arch, 'gemm')) : undefined;
+  if (planned.variant !== 'mma' || band === undefined) return { ...planned, triangle };
+  const { variant, dtype, transA, transB, betaZero, layouts } = planned;
+  return { variant, dtype, transA, transB, betaZero, layouts, ...band, triangle };
 }
 
 /** Triangular variants of planned parameter objects, made once per plan object and triangle (as triangleVariants). */

@@ -212,6 +212,16 @@ function planMma(p: GemmProblem, tuning: GemmTuning): MmaGemmParams {
 }
 
 /**
+ * The mma kernel's tiles for C's triangle alone (m = n): the table's triangle band for op(A) and n,
+ * or undefined where the table has none (the plan's own tiles stand). Real float64 only.
+ */
+export function mmaTriangleConfig(p: GemmProblem, tuning: GemmTuning): MmaConfig | undefined {
+  const bands = tuning.mmaTriangle?.[p.transA];
+  if (bands === undefined || p.complex !== undefined || p.dtype !== MMA_DTYPE || p.n > (bands.at(-1)?.maxDim ?? 0)) return undefined;
+  return bandFor(bands, p.n).config;
+}
+
+/**
  * The mma kernel's block sizes for C of order `dim` (the band of the table, fitted to the
  * transposes); `maxTiles`: at most that many 8 x 8 accumulator tiles a warp.
  */

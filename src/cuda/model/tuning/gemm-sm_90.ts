@@ -109,6 +109,28 @@ export const sm90GemmTuning: GemmTuningOverrides = {
     { maxDim: 96, config: { bm: 32, bn: 32, bk: 16, wm: 2, wn: 2, stages: 3 } },
     { maxDim: 160, config: { bm: 64, bn: 64, bk: 16, wm: 4, wn: 2, stages: 3 } },
   ],
+  // C's triangle alone (syrk's one launch, k = n), by op(A) (H200, 2026-11-30, `MYRIAD_QUICK_FIRST=0
+  // node scripts/probe/syrk-triangle-tiles.mjs 36,40,...,128 float64 N|T`: lower, the bench's counts,
+  // eight shapes forced; ms, the best shape against `mma`'s band). N: 36 0.521 (16 x 16 x 8, one warp,
+  // 4 stages) / 0.900, 40-60 32 x 32 x 8 w2x2 s4 (48 0.402 / 0.541, 60 0.371 / 0.402), 64 64 x 64 x 8
+  // w2x2 s4 0.307 / 0.376 (one tile, no waste), 72-96 32 x 32 x 8 (72 0.477 / 0.560, 96 0.399 / 0.413),
+  // 104-128 64 x 64 x 8 (104 0.473 / 0.585, 128 0.359 / 0.422). T: 40 16 x 16 x 8 s4 0.399 / 0.676,
+  // 48 16 x 16 x 16 s3 0.328 / 0.444, 56-128 32 x 32 x 16 w2x2 s3 (64 0.306 / 0.320, 112 0.460 /
+  // 0.676, 128 0.368 / 0.534; the best or within 10%). Above 128, `mma`'s band.
+  mmaTriangle: {
+    N: [
+      { maxDim: 36, config: { bm: 16, bn: 16, bk: 8, wm: 1, wn: 1, stages: 4 } },
+      { maxDim: 63, config: { bm: 32, bn: 32, bk: 8, wm: 2, wn: 2, stages: 4 } },
+      { maxDim: 64, config: { bm: 64, bn: 64, bk: 8, wm: 2, wn: 2, stages: 4 } },
+      { maxDim: 96, config: { bm: 32, bn: 32, bk: 8, wm: 2, wn: 2, stages: 4 } },
+      { maxDim: 128, config: { bm: 64, bn: 64, bk: 8, wm: 2, wn: 2, stages: 4 } },
+    ],
+    T: [
+      { maxDim: 40, config: { bm: 16, bn: 16, bk: 8, wm: 1, wn: 1, stages: 4 } },
+      { maxDim: 48, config: { bm: 16, bn: 16, bk: 16, wm: 1, wn: 1, stages: 3 } },
+      { maxDim: 128, config: { bm: 32, bn: 32, bk: 16, wm: 2, wn: 2, stages: 3 } },
+    ],
+  },
   mma: [
     { maxDim: 48, config: { bm: 32, bn: 32, bk: 32, wm: 2, wn: 2, stages: 2 } },
     { maxDim: 96, config: { bm: 64, bn: 64, bk: 16, wm: 4, wn: 2, stages: 3 } },

@@ -4,6 +4,7 @@
  * sm_90 -> default); `tuningFor` merges the chain.
  */
 import type { DType } from '../../../core/dtype.js';
+import type { Op } from '../../../core/ops.js';
 
 /** Block sizes of the tiled kernel (see TiledGemmParams). */
 export interface TiledConfig {
@@ -162,6 +163,13 @@ export interface GemmTuning {
    * the last band, or absent, `mma` decides. Real float64 only (complex keeps `mma`).
    */
   readonly mmaSmallSide?: readonly MmaBand[];
+  /**
+   * mma bands for C's triangle alone (syrk's one launch over the triangle, m = n), keyed by op(A)
+   * and by n, ascending maxDim: smaller tiles waste less of C outside the triangle, and k = n
+   * takes few k-steps. Where n is above the last band, or the op is absent, the plan's own tiles.
+   * Real float64 only.
+   */
+  readonly mmaTriangle?: { readonly [op in Op]?: readonly MmaBand[] };
   /**
    * Whether float64 classes of variable-size batches above 32 run on the tensor cores (the mma
    * kernel in a class frame, the band of the class bound) rather than the tiled kernel; absent or
