@@ -1,7 +1,7 @@
 // syrk's triangle GEMM (the route float64 takes from 33: one launch of the gemm family's tensor-core
 // kernel over C's lower triangle, tiles outside it exiting at once) under forced tile shapes, against
 // syrk's default route and cuBLAS's gemmStridedBatched of the full product A A^T (the bench's vendor),
-// at the bench's counts (gpuBenchBatch), lower, N, k = n, beta 0; CUDA events, median of 7 after 2
+// at the bench's counts (gpuBenchBatch), lower, N or T, k = n, beta 0; CUDA events, median of 7 after 2
 // warm-ups. Smaller tiles waste less of C outside the triangle (n = 40 in 32 x 32 tiles computes 3 x
 // 1,024 elements of C for the triangle's 820; in 16 x 16 tiles, 6 x 256). Each forced shape's C is
 // compared with the default route's on the triangle (max |difference| printed). Markdown on stdout.
@@ -28,7 +28,16 @@ const SHAPES = [
   { bm: 64, bn: 64, bk: 16, wm: 2, wn: 2, stages: 3 },
   { bm: 64, bn: 64, bk: 8, wm: 2, wn: 2, stages: 4 },
 ];
-const tag = (s) => `${s.bm}x${s.bn}x${s.bk} w${s.wm}x${s.wn} s${s.stages}`;
+// SHAPES=32x32x8w2x2s6,32x32x8w2x2s4d,... replaces the list (d: fragments double-buffered, bN: N blocks an SM asked of ptxas).
+if (process.env.SHAPES) {
+  SHAPES.length = 0;
+  for (const t of process.env.SHAPES.split(',')) {
+    const m = /^(\d+)x(\d+)x(\d+)w(\d+)x(\d+)s(\d+)(d?)(?:b(\d+))?$/.exec(t);
+    if (!m) throw new Error(`bad shape ${t}`);
+    SHAPES.push({ bm: +m[1], bn: +m[2], bk: +m[3], wm: +m[4], wn: +m[5], stages: +m[6], ...(m[7] ? { doubleBuffer: true } : {}), ...(m[8] ? { minBlocks: +m[8] } : {}) });
+  }
+}
+const tag = (s) => `${s.bm}x${s.bn}x${s.bk} w${s.wm}x${s.wn} s${s.stages}${s.doubleBuffer ? ' d' : ''}${s.minBlocks ? ` b${s.minBlocks}` : ''}`;
 const ctx = await open({ backend: 'cuda' });
 const dev = ctx.deviceBackend.device;
 const blas = new Cublas(dev);
