@@ -267,8 +267,10 @@ function representativeKernels(): GemmParams[] {
       });
       out.push({ ...tiled({ transA: 'T', transB: 'T' }), variant: 'mma', bm: 32, bn: 32, bk: 32, wm: 1, wn: 1, stages: 1 } as GemmParams);
       out.push({ ...tiled({}), variant: 'mma', bm: 128, bn: 64, bk: 8, wm: 2, wn: 2, stages: 4 } as GemmParams);
-      // trmm side left in place (a triangular op(A)): the trmm route's tile shapes, both transposes and triangles, one buffer.
-      for (const [i, config] of [[32, 32, 16, 2, 2, 3], [64, 64, 16, 4, 2, 3], [64, 64, 8, 2, 2, 4], [64, 64, 16, 2, 2, 1]].entries()) {
+      // trmm side left in place (a triangular op(A)): the card's trmm tiles and others, both transposes and triangles, one buffer.
+      const trmmTiles = tuningFor('sm_90', 'trsm').trmmProduct?.double?.tiles;
+      const cardTiles = [...(trmmTiles?.N ?? []), ...(trmmTiles?.T ?? [])].map(({ config: c }) => [c.bm, c.bn, c.bk, c.wm, c.wn, c.stages]);
+      for (const [i, config] of [...cardTiles, [64, 64, 16, 4, 2, 3], [64, 64, 8, 2, 2, 4], [64, 64, 16, 2, 2, 1]].entries()) {
         const [bm, bn, bk, wm, wn, stages] = config as [number, number, number, number, number, number];
         for (const transA of ['N', 'T'] as const) {
           out.push({ ...tiled({ transA, betaZero: true, layouts: i === 3 ? { a: pointer, b: pointer, c: pointer } : LOOSE }), variant: 'mma', bm, bn, bk, wm, wn, stages,

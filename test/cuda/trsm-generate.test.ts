@@ -126,8 +126,14 @@ test('trmm side left in one product (float64 tensor cores, float32 CUDA cores): 
   assert.ok(!trmmProductTakes({ ...base, m: 64, n: 64, count: 4096 }, defaultTrsmTuning), 'no table: only where forced');
   // The table's tiles by order, with the problem's operand form; trsm never takes it.
   const tiles = (m: number, transA: 'N' | 'T', kind: 'strided' | 'pointer' = 'strided') => planTrsm({ ...base, transA, kind, m, n: m, count: 1 << 20 }, sm90).product?.params as MmaGemmParams | undefined;
-  assert.deepEqual([32, 33, 96, 97, 512].map((m) => { const p = tiles(m, 'N')!; return `${p.bm}x${p.bn}x${p.bk}s${p.stages}`; }),
-    ['32x32x16s3', '32x64x16s3', '32x64x16s3', '64x64x16s4', '64x64x16s4']);
+  const tag = (c: { bm: number; bn: number; bk: number; stages: number }): string => `${c.bm}x${c.bn}x${c.bk}s${c.stages}`;
+  for (const transA of ['N', 'T'] as const) {
+    const bands = sm90.trmmProduct!.double!.tiles[transA];
+    const orders = [32, 33, 48, 49, 64, 65, 96, 97, 128, 129, 512];
+    assert.deepEqual(orders.map((m) => tag(tiles(m, transA)!)), orders.map((m) => tag(bands.find((b) => m <= b.maxDim)!.config)), transA);
+  }
+  // The band edges as measured: 16 x 16 tiles for triangles of 33-48, 64 x 64 from 129.
+  assert.deepEqual([32, 33, 48, 49, 129].map((m) => tag(tiles(m, 'N')!)), ['32x32x16s3', '16x16x8s4', '16x16x8s4', '32x64x16s3', '64x64x16s4']);
   const t = tiles(128, 'T', 'pointer')!;
   assert.ok(t.transA === 'T' && t.betaZero && t.layouts.a.kind === 'pointer' && t.layouts.c.kind === 'pointer' && t.doubleBuffer === undefined);
   const plan = planTrsm({ ...base, m: 128, n: 128, count: 4096 }, sm90);

@@ -81,6 +81,7 @@ test('trmm in one product: list batches in reverse order with A broadcast', { sk
 
 /** Each kernel's tile shapes, every one forced through the gemm family's face with a triangular op(A). */
 const MMA_SHAPES: readonly Pick<MmaGemmParams, 'bm' | 'bn' | 'bk' | 'wm' | 'wn' | 'stages'>[] = [
+  { bm: 16, bn: 16, bk: 8, wm: 1, wn: 1, stages: 4 },
   { bm: 32, bn: 32, bk: 16, wm: 2, wn: 2, stages: 3 },
   { bm: 32, bn: 32, bk: 32, wm: 2, wn: 2, stages: 2 },
   { bm: 64, bn: 64, bk: 16, wm: 4, wn: 2, stages: 3 },

@@ -30,9 +30,32 @@
 import type { MmaBand, TiledBand } from './gemm-types.js';
 import type { TrsmTuning } from './trsm-types.js';
 
-const TRMM_TILES: readonly MmaBand[] = [
+// A second sweep (the same card, 2026-11-30, `SHAPES=32x32x16w2x2s3,32x64x16w2x2s3,64x64x16w2x2s4,32x32x8w2x2s4,
+// 32x64x8w2x2s4,64x64x8w2x2s4,32x32x8w2x2s6,16x16x8w1x1s4,32x32x16w2x2s4,64x64x8w2x2s6 [TRANS=T] node
+// scripts/probe/trmm-product.mjs 32,48,64,96,128,192,256`), best shape / the bands above, ms:
+//   op(A) = A:   32 0.500 (32 x 32 x 16 s4) / 0.539; 48 0.495 (16 x 16 x 8, one warp, s4) / 0.642; 64 0.436
+//                (32 x 64 x 16 s3, the band) / 0.453; 96 0.503 (32 x 32 x 16 s4) / 0.584; 128 0.520 (32 x 64 x 16
+//                s3) / 0.584; 192 0.632 (64 x 64 x 8 s6; 64 x 64 x 16 s4 0.661) / 0.673; 256 0.789 / 0.795;
+//   op(A) = A^T: 32 0.494 (32 x 32 x 16 s4) / 0.573; 48 0.508 (16 x 16 x 8 s4) / 0.713; 64 0.465 (32 x 32 x 16
+//                s4) / 0.501; 96 0.532 (32 x 32 x 16 s4) / 0.705; 128 0.551 (64 x 64 x 16 w2x2 s4) / 0.564;
+//                192 0.644 / 0.662; 256 0.739 / 0.753.
+// The table takes 16 x 16 x 8 at 33-48 (smaller tiles waste less of such a triangle: three 16 x 16 tile rows
+// against two of 32, the second half empty), and 32 x 32 x 16 s3 at 65-96, where 32 x 64 took 0.584 and 0.705
+// and 32 x 32 x 16 s3 0.526 and 0.539 (N, T); with A, 32 x 64 x 16 at 97-128. 32 x 32 x 16 in four stages
+// spills with pointer operands (80 registers, 12 bytes): three stages stay.
+const TRMM_TILES_N: readonly MmaBand[] = [
   { maxDim: 32, config: { bm: 32, bn: 32, bk: 16, wm: 2, wn: 2, stages: 3 } },
-  { maxDim: 96, config: { bm: 32, bn: 64, bk: 16, wm: 2, wn: 2, stages: 3 } },
+  { maxDim: 48, config: { bm: 16, bn: 16, bk: 8, wm: 1, wn: 1, stages: 4 } },
+  { maxDim: 64, config: { bm: 32, bn: 64, bk: 16, wm: 2, wn: 2, stages: 3 } },
+  { maxDim: 96, config: { bm: 32, bn: 32, bk: 16, wm: 2, wn: 2, stages: 3 } },
+  { maxDim: 128, config: { bm: 32, bn: 64, bk: 16, wm: 2, wn: 2, stages: 3 } },
+  { maxDim: Infinity, config: { bm: 64, bn: 64, bk: 16, wm: 2, wn: 2, stages: 4 } },
+];
+const TRMM_TILES_T: readonly MmaBand[] = [
+  { maxDim: 32, config: { bm: 32, bn: 32, bk: 16, wm: 2, wn: 2, stages: 3 } },
+  { maxDim: 48, config: { bm: 16, bn: 16, bk: 8, wm: 1, wn: 1, stages: 4 } },
+  { maxDim: 64, config: { bm: 32, bn: 64, bk: 16, wm: 2, wn: 2, stages: 3 } },
+  { maxDim: 96, config: { bm: 32, bn: 32, bk: 16, wm: 2, wn: 2, stages: 3 } },
   { maxDim: Infinity, config: { bm: 64, bn: 64, bk: 16, wm: 2, wn: 2, stages: 4 } },
 ];
 
@@ -50,7 +73,7 @@ const TRMM_TILED_T: readonly TiledBand[] = [
 
 export const sm90TrsmTuning: Partial<TrsmTuning> = {
   trmmProduct: {
-    double: { from: 32, panels: 1024, tiles: { N: TRMM_TILES, T: TRMM_TILES } },
+    double: { from: 32, panels: 1024, tiles: { N: TRMM_TILES_N, T: TRMM_TILES_T } },
     single: { from: 32, panels: 1024, tiles: { N: TRMM_TILED_N, T: TRMM_TILED_T } },
   },
 };
