@@ -48,8 +48,12 @@ export interface DeviceShare {
 export interface MultiBenchRow extends BenchRow {
   /** The GPU ordinals, e.g. '0,1'. */
   devices: string;
-  /** 'resident': data on the devices; 'host-start': host batches, upload + compute + download, on every GPU; 'host-auto': the same as the crossover spreads it. */
-  mode: 'resident' | 'host-start' | 'host-auto';
+  /**
+   * 'resident': data on the devices; 'captured': the same call recorded once by ctx.capture and
+   * replayed (one graph launch a GPU); 'host-start': host batches, upload + compute + download, on
+   * every GPU; 'host-auto': the same as the crossover spreads it.
+   */
+  mode: 'resident' | 'captured' | 'host-start' | 'host-auto';
   perDevice?: DeviceShare[];
   /** GFLOP/s / (devices x the one-device GFLOP/s of the same mode), in percent. */
   efficiency?: number;
@@ -111,7 +115,8 @@ export function runMultiBench(selection: DeviceSelection, options: MultiBenchOpt
         for (const set of sets) {
           const ctx = open(set);
           const host = set.length > 1 ? [hostStart(ctx, options, dtype, n, batch, 'all'), hostStart(ctx, options, dtype, n, batch, 'auto')] : [hostStart(ctx, options, dtype, n, batch, 'all')];
-          for (const row of [resident(ctx, options, dtype, n, batch), ...host]) {
+          const onDevice = resident(ctx, options, dtype, n, batch);
+          for (const row of [onDevice, captured(ctx, options, dtype, n, batch, onDevice), ...host]) {
             if (!row) continue;
             if (targetMs !== undefined) row.targetMs = targetMs;
             if (set.length === 1) base[row.mode] = row.gflops;
@@ -144,6 +149,62 @@ function resident(ctx: MultiDeviceContext, options: MultiBenchOptions, dtype: DT
     return { ordinal: lane.device.info.ordinal, name: lane.device.info.name, batch: shares[i]!, ms, gflops: (cost.flops * shares[i]!) / (ms * 1e6) };
   });
   return { ...row!, backend: `cuda x${ctx.devices.length}`, devices: ctx.devices.join(','), mode: 'resident', perDevice };
+}
+
+/**
+ * The resident call of `row` (same op, sizes and batch) recorded by ctx.capture and replayed: each
+ * replay timed with events on every device, its in-place inputs restored before it (untimed).
+ * Undefined where the devices cannot record or the op has no captured form here (gemm, potrf and
+ * getrf do).
+ */
+function captured(ctx: MultiDeviceContext, options: MultiBenchOptions, dtype: DType, n: number, batch: number, row: MultiBenchRow): MultiBenchRow | undefined {
+  if (ctx.multi.capture === undefined) return undefined;
+  const work = residentWork(ctx, options.op, dtype, n, batch, new Random(7331 + n));
+  if (!work) return undefined;
+  progress(`bench ${options.op} ${dtype} n=${n} batch=${batch} captured on GPUs ${ctx.devices.join(',')} ...`);
+  try {
+    const recording = ctx.capture(work.run);
+    try {
+      const times: number[] = [];
+      for (let r = 0; r < 2 + (options.repeats ?? 5); r++) {
+        work.reset();
+        const ms = ctx.time(() => recording.replay());
+        if (r >= 2) times.push(ms);
+      }
+      const ms = median(times);
+      // The same work as the resident row's: its rates scale with the time.
+      return { ...row, mode: 'captured', ms, gflops: (row.gflops * row.ms) / ms, gbs: (row.gbs * row.ms) / ms, perDevice: undefined, efficiency: undefined };
+    } finally {
+      recording.dispose();
+    }
+  } finally {
+    work.dispose();
+  }
+}
+
+/** Scattered operands of a resident call: the call, a restore of its in-place inputs, and the arrays' release. */
+function residentWork(ctx: MultiDeviceContext, op: BenchOp, dtype: DType, n: number, count: number, rng: Random): { run: () => void; reset: () => void; dispose: () => void } | undefined {
+  const layout = { rows: n, count };
+  const sq = (x: ReturnType<MultiDeviceContext['scatter']>) => strided(x, layout);
+  const inPlace = (host: FloatArray, call: (a: ReturnType<MultiDeviceContext['scatter']>) => void, ints: ReturnType<MultiDeviceContext['scatter']>[]) => {
+    const [a0, a] = [ctx.scatter(host, layout), ctx.scatter(host, layout)];
+    return { run: () => call(a), reset: () => ctx.multi.copy(a0, a), dispose: () => { for (const x of [a0, a, ...ints]) x.dispose(); } };
+  };
+  switch (op) {
+    case 'gemm': {
+      const [a, b, c] = [0, 1, 2].map(() => ctx.scatter(randomMatrices(dtype, n, n, count, rng), layout));
+      return { run: () => { ctx.gemm({ a: sq(a!), b: sq(b!), c: sq(c!), beta: 0 }); }, reset: () => {}, dispose: () => { for (const x of [a!, b!, c!]) x.dispose(); } };
+    }
+    case 'potrf': {
+      const info = ctx.allocSharded('int32', count, { count });
+      return inPlace(randomSpd(dtype, n, count, rng), (a) => { ctx.potrf({ a: sq(a), uplo: 'lower', info }); }, [info]);
+    }
+    case 'getrf': {
+      const [info, ipiv] = [ctx.allocSharded('int32', count, { count }), ctx.allocSharded('int32', count * n, { count })];
+      return inPlace(randomGeneral(dtype, n, count, rng), (a) => { ctx.getrf({ a: sq(a), ipiv, info }); }, [info, ipiv]);
+    }
+    default: return undefined;
+  }
 }
 
 /** Host batches for a host-start call (info and pivots in reused arrays): the call and a reset of its in-place inputs (untimed). */

@@ -163,6 +163,41 @@ function suite(label: string, openContext: () => MultiDeviceContext): void {
       }
     });
 
+    it('ctx.capture of a resident pipeline (potrf n = 128, then gemm): replayed on fresh inputs in the same arrays, one graph a GPU', async () => {
+      const ctx = open();
+      const n = 128, count = 601;
+      const first = spdFailing(n, count, []);
+      const a = ctx.scatter(first, { rows: n, count });
+      const c = ctx.scatter(new Float64Array(n * n * count), { rows: n, count });
+      const info = ctx.allocSharded('int32', count, { count });
+      const S = (x: ShardedArray) => strided(x, { rows: n, count });
+      const captured = ctx.capture(() => {
+        ctx.potrf({ a: S(a), uplo: 'lower', info });
+        ctx.gemm({ a: S(a), b: S(a), c: S(c), beta: 0, transB: 'T' });
+      });
+      try {
+        // Fresh inputs (failing matrices at both ends and inside) into A's arrays, C poisoned: beta 0 never reads it.
+        const fresh = spdFailing(n, count, [0, 300, count - 1]);
+        const staged = ctx.scatter(fresh, { rows: n, count });
+        const poison = ctx.scatter(new Float64Array(n * n * count).fill(NaN), { rows: n, count });
+        ctx.multi.copy(staged, a);
+        ctx.multi.copy(poison, c);
+        captured.replay();
+        await ctx.synchronize();
+        const wantA = fresh.slice();
+        const wantInfo = cpuContext.potrf({ a: strided(wantA, { rows: n, count }), uplo: 'lower' }).info;
+        const wantC = new Float64Array(fresh.length);
+        cpuContext.gemm({ a: strided(wantA, { rows: n, count }), b: strided(wantA, { rows: n, count }), c: strided(wantC, { rows: n, count }), beta: 0, transB: 'T' });
+        assert.deepEqual(ints(ctx.gather(info)), ints(wantInfo));
+        closeWhereOk(ctx.gather(a) as Float64Array, wantA, n * n, ints(wantInfo), 1e-12, 'captured potrf');
+        closeWhereOk(ctx.gather(c) as Float64Array, wantC, n * n, ints(wantInfo), 1e-11, 'captured gemm');
+        for (const s of [staged, poison]) s.dispose();
+      } finally {
+        captured.dispose();
+        for (const s of [a, c, info as ShardedArray]) s.dispose();
+      }
+    });
+
     it('device-resident getrf over scattered matrices: pivots and info in order', async () => {
       const ctx = open();
       const n = 16, count = 999;

@@ -12,7 +12,8 @@
  *   enqueued, one pass over the parts (resident.ts);
  * - sharded batches (ShardedArray, from `scatter`): the data decides the parts (each matrix runs
  *   where it lives); calls only enqueue, and `synchronize()` waits for every device;
- * - plain device memory of one GPU (from `upload`/`alloc`): one part on that GPU.
+ * - plain device memory of one GPU (from `upload`/`alloc`): one part on that GPU;
+ * - ctx.capture() of resident calls: one CUDA graph a GPU, a replay one launch a GPU (capture.ts).
  * A device failure becomes a DeviceFailure naming the GPU(s) and what became of the outputs.
  */
 import { storagesOf, type Batch } from '../../core/batch.js';
@@ -25,7 +26,7 @@ import { cpuBackend } from '../../cpu/backend.js';
 import { complexReferenceOf } from '../../cpu/complex/backend.js';
 import { OP_SPECS, OUTPUTS, isComplexRequest } from '../../core/op-specs.js';
 import { allocateHost, hostDType } from '../runtime/memory.js';
-import type { DeviceArray, DeviceDType, GpuEvent } from '../runtime/types.js';
+import type { DeviceArray, DeviceDType, DeviceGraph, GpuEvent } from '../runtime/types.js';
 import { HostDeferral } from '../host/deferral.js';
 import { checkHostOutputs, HostCall, type HostOutputs, type StagingTuning } from '../host/staging.js';
 import { DeviceFailure, failureOf, onEveryLane, type Lane, type LaneFailure } from './lane.js';
@@ -36,6 +37,7 @@ import {
 import { intBounds, isSharded, resolveLayout, runsOfBatch, runsOfInts, shardBounds, ShardedArray, type Shard, type ShardLayout } from './sharded.js';
 import { checkWeights, modelWeights, splitBatch, type Part } from './split.js';
 import { residentRequests } from './resident.js';
+import { captureLanes, inLaneScopes, lanesCapturable, lanesCapture } from './capture.js';
 import { checkSpread, gpusFor, weightsOnFastest, type Spread } from './crossover.js';
 import { callMs, callWork } from '../model/call-time.js';
 import { tuningFor } from '../model/tuning/index.js';
@@ -76,6 +78,13 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
   /** Inside deferHost(): host calls' completions, not waited for. */
   private readonly deferral = new HostDeferral();
   private readonly laneIndex = new Map<number, number>();
+  /**
+   * ctx.capture() on device data: one CUDA graph a GPU, replayed with one launch each (capture.ts).
+   * Absent where a lane cannot record (fake devices, a driver without stream capture).
+   */
+  readonly capture?: (fn: () => void) => DeviceGraph;
+  /** Whether every lane can record `op`'s work; absent with `capture`. */
+  readonly capturable?: (op: OpName) => boolean;
 
   constructor(readonly lanes: readonly Lane[], readonly versions: string, options: MultiDeviceOptions = {}) {
     super();
@@ -88,6 +97,15 @@ export class MultiDeviceBackend extends DispatchingBackend<Storage, IntStorage> 
     this.#weights = options.weights ? checkWeights(options.weights, lanes.length) : modelWeights(lanes.map((l) => l.device.info));
     this.#spread = checkSpread(options.spread ?? 'auto', lanes.length);
     if (options.hostOutputs !== undefined) this.hostOutputs = checkHostOutputs(options.hostOutputs);
+    if (lanesCapture(lanes)) {
+      this.capture = (fn) => captureLanes(this.lanes, fn);
+      this.capturable = (op) => lanesCapturable(this.lanes, op);
+    }
+  }
+
+  /** Runs `fn` (a capture's calls, its run and its recording) on routes a graph can record, on every lane. */
+  captureScope<T>(fn: () => T): T {
+    return inLaneScopes(this.lanes, fn);
   }
 
   /** The GPU ordinals, in lane order. */

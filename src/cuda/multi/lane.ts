@@ -6,13 +6,17 @@
  * run without a GPU.
  */
 import { MyriadError, type ErrorCode } from '../../core/errors.js';
+import type { DeviceBackend } from '../../core/device-backend.js';
 import type { Backend, OpName } from '../../core/ops.js';
 import type { IntStorage, Storage } from '../../core/storage.js';
 import type { GpuDevice } from '../runtime/types.js';
 
+/** A lane's one-GPU backend, with what ctx.capture() asks of it where it can record (CudaBackend can). */
+export type LaneBackend = Backend<Storage, IntStorage> & Pick<DeviceBackend, 'captureScope' | 'capturable'>;
+
 export interface Lane {
   readonly device: GpuDevice;
-  readonly backend: Backend<Storage, IntStorage>;
+  readonly backend: LaneBackend;
   /** True where `op` has a GPU kernel (else the backend runs it on the CPU reference with copies). */
   hasKernel(op: OpName): boolean;
 }
