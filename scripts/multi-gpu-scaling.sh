@@ -6,8 +6,9 @@
 # 2. the multi-GPU tests (CPU fakes, simulated streams, then test/gpu/multi.test.js on the GPUs);
 # 3. myriad bench <op> --devices all --call-ms 0.25,1: gemm n = 8, 32; potrf and getrf n = 16, 128;
 #    float64; batches sized so that the device-resident call takes about 0.25 ms and 1 ms on GPU 0;
-#    rows on GPU 0, then on every GPU (resident, host-start on every GPU, host-auto as the crossover
-#    spreads it), with the machine's aggregate pinned bandwidth and each host call's % of it;
+#    rows on GPU 0, then on every GPU (resident, captured: the resident call recorded by ctx.capture
+#    and replayed, host-start on every GPU, host-auto as the crossover spreads it), with the machine's
+#    aggregate pinned bandwidth and each host call's % of it;
 #    host-start once more with --host-outputs after-all (the all-or-nothing outputs) for comparison;
 # 4. a summary: speed-up over GPU 0 per op, n, call length and mode (scripts/multi-scaling-summary.mjs).
 # Everything goes to $OUT (or ./out): cards.txt, host-latency.txt, multi-tests.log, scaling.txt,
@@ -19,7 +20,7 @@ out=${OUT:-out}; mkdir -p "$out"
 cat "$out/cards.txt"
 node dist/scripts/multi-host-latency.js 5000 2>&1 | tee "$out/host-latency.txt"
 node --test --test-reporter=spec dist/test/cuda/multi-split.test.js dist/test/cuda/multi-engine.test.js dist/test/cuda/multi-crossover.test.js \
-  dist/test/cuda/duplex.test.js dist/test/gpu/multi.test.js \
+  dist/test/cuda/multi-capture.test.js dist/test/cuda/duplex.test.js dist/test/gpu/multi.test.js \
   2>&1 | tee "$out/multi-tests.log" | grep -E '^(not ok|# (pass|fail|skipped))|^ℹ (tests|pass|fail|skipped)|✖|﹣|SKIP'
 status=${PIPESTATUS[0]}
 : > "$out/scaling.txt"
