@@ -16,7 +16,7 @@
  * gesvd, prepared.ts) apply bridge.ts's `bridgeArgs` once, before anything reads the arguments.
  */
 import {
-  asColumnMajor, batchComplex, batchCount, batchDtype, batchElementType, matrixAt, storagesOf, validateBatch,
+  asColumnMajor, batchComplex, batchCount, batchDtype, batchElementType, matrixAt, storagesOf, validateBatch, withValidatedScans,
   type Batch,
 } from '../core/batch.js';
 import type { DeviceVariableBatch } from '../core/device-batch.js';
@@ -233,8 +233,17 @@ const colsAt = (b: Batch<Storage>, i: number): number => (b.kind === 'variable' 
  * matrix where one is variable. Validation stays O(1) in the batch size for the common case.
  */
 function forEachShape(batches: readonly Batch<Storage>[], count: number, fn: (i: number) => void): void {
-  const n = batches.some((b) => b.kind === 'variable') ? count : Math.min(count, 1);
+  const n = shapesToCheck(batches, count);
   for (let i = 0; i < n; i++) fn(i);
+}
+
+/**
+ * How many matrices a per-matrix shape check visits (forEachShape's rule): the hot checks (BLAS 3,
+ * the factorizations and solves) loop over this themselves, so that a variable batch's members
+ * cost no call of a closure each.
+ */
+function shapesToCheck(batches: readonly Batch<Storage>[], count: number): number {
+  return batches.some((b) => b.kind === 'variable') ? count : Math.min(count, 1);
 }
 
 const isRow = (b: Batch<Storage>): boolean => b.order === 'row';
@@ -244,7 +253,10 @@ const effective = (t: Op, b: Batch<Storage>): Op => (isRow(b) ? flipTrans(t) : t
 /** Largest min(rows, cols) over a batch: the pivot stride. */
 export function pivotStrideOf(a: Batch<Storage>): number {
   if (a.kind !== 'variable') return Math.min(a.rows, a.cols);
-  return a.matrices.reduce((mx, m) => Math.max(mx, Math.min(m.rows, m.cols)), 0);
+  const ms = a.matrices;
+  let most = 0;
+  for (let i = 0; i < ms.length; i++) most = Math.max(most, Math.min(ms[i]!.rows, ms[i]!.cols));
+  return most;
 }
 
 /** A batch the API will copy to column-major (LU family, solve right-hand sides): host memory only. */
@@ -297,13 +309,7 @@ export function prepareGemm<S extends Storage>(input: GemmArgs<S>): GemmRequest<
   const alpha = scalar(args.alpha, 1, 'alpha');
   const beta = scalar(args.beta, 0, 'beta');
   // Logical shapes (as the user sees them, whatever the order).
-  forEachShape([args.a, args.b, args.c], count, (i) => {
-    const am = transA === 'N' ? rowsAt(args.a, i) : colsAt(args.a, i), ak = transA === 'N' ? colsAt(args.a, i) : rowsAt(args.a, i);
-    const bk = transB === 'N' ? rowsAt(args.b, i) : colsAt(args.b, i), bn = transB === 'N' ? colsAt(args.b, i) : rowsAt(args.b, i);
-    const cm = rowsAt(args.c, i), cn = colsAt(args.c, i);
-    if (ak !== bk) throw new MyriadError('SHAPE', `matrix ${i}: op(A) is ${am}x${ak} but op(B) is ${bk}x${bn} (inner dimensions differ)`, 'b');
-    if (am !== cm || bn !== cn) throw new MyriadError('SHAPE', `matrix ${i}: C is ${cm}x${cn} but op(A) op(B) is ${am}x${bn}`, 'c');
-  });
+  checkGemmShapes(args.a, args.b, args.c, transA, transB, count);
   checkNoOverlaps([batchOperand('a', args.a, false), batchOperand('b', args.b, false), batchOperand('c', args.c, true)]);
   const a = asColumnMajor(args.a);
   const b = asColumnMajor(args.b);
@@ -313,6 +319,18 @@ export function prepareGemm<S extends Storage>(input: GemmArgs<S>): GemmRequest<
   if (!isRow(args.c)) return { transA: eA, transB: eB, alpha, a, b, beta, c };
   // C row-major: its column-major view is C^T = op(B)^T op(A)^T.
   return { transA: flipTrans(eB), transB: flipTrans(eA), alpha, a: b, b: a, beta, c };
+}
+
+/** gemm's logical shapes (as the user sees them, whatever the order): op(A) op(B) is C's. */
+function checkGemmShapes(a: Batch<Storage>, b: Batch<Storage>, c: Batch<Storage>, transA: Trans, transB: Trans, count: number): void {
+  const n = shapesToCheck([a, b, c], count);
+  for (let i = 0; i < n; i++) {
+    const am = transA === 'N' ? rowsAt(a, i) : colsAt(a, i), ak = transA === 'N' ? colsAt(a, i) : rowsAt(a, i);
+    const bk = transB === 'N' ? rowsAt(b, i) : colsAt(b, i), bn = transB === 'N' ? colsAt(b, i) : rowsAt(b, i);
+    const cm = rowsAt(c, i), cn = colsAt(c, i);
+    if (ak !== bk) throw new MyriadError('SHAPE', `matrix ${i}: op(A) is ${am}x${ak} but op(B) is ${bk}x${bn} (inner dimensions differ)`, 'b');
+    if (am !== cm || bn !== cn) throw new MyriadError('SHAPE', `matrix ${i}: C is ${cm}x${cn} but op(A) op(B) is ${am}x${bn}`, 'c');
+  }
 }
 
 /** True for the request `prepareGemm` returns for complex batches. */
@@ -348,13 +366,14 @@ const COMPLEX_OPS = ['N', 'T', 'C'] as const;
 
 /** trsm / trmm: A square, of B's rows (side 'left') or columns ('right'). */
 function checkTriangularShapes(a: Batch<Storage>, b: Batch<Storage>, count: number, side: Side, name: string): void {
-  forEachShape([a, b], count, (i) => {
+  const n = shapesToCheck([a, b], count);
+  for (let i = 0; i < n; i++) {
     const ar = rowsAt(a, i), ac = colsAt(a, i);
     const br = rowsAt(b, i), bc = colsAt(b, i);
     if (ar !== ac) throw new MyriadError('SHAPE', `matrix ${i}: ${name} needs square A, got ${ar}x${ac}`, 'a');
     const need = side === 'left' ? br : bc;
     if (ar !== need) throw new MyriadError('SHAPE', `matrix ${i}: A is ${ar}x${ac} but B is ${br}x${bc} (side '${side}' needs A ${need}x${need})`, 'a');
-  });
+  }
 }
 
 export function prepareTrsm<S extends Storage>(input: TrsmArgs<S>, name = 'trsm'): TrsmRequest<S>  {
@@ -388,14 +407,18 @@ export function prepareTrsm<S extends Storage>(input: TrsmArgs<S>, name = 'trsm'
   return { side: flipSide(side), uplo: uploV, transA: flipTrans(eA), diag, alpha, a, b };
 }
 
-/** syrk / herk: C square, of op(A)'s rows. */
+/**
+ * syrk / herk: C square, of op(A)'s rows. (Its messages are built only on failure: made for every
+ * member, they were most of a variable syrk's validation.)
+ */
 function checkRankKShapes(a: Batch<Storage>, c: Batch<Storage>, count: number, trans: Op): void {
-  forEachShape([a, c], count, (i) => {
-    const [n, k] = logical(a, i, trans);
-    const [cr, cc] = dims(c, i);
-    check(cr === cc, 'SHAPE', 'c', `matrix ${i}: C must be square, got ${cr}x${cc}`);
-    check(cr === n, 'SHAPE', 'a', `matrix ${i}: op(A) is ${n}x${k} but C is ${cr}x${cc}`);
-  });
+  const m = shapesToCheck([a, c], count);
+  for (let i = 0; i < m; i++) {
+    const n = trans === 'N' ? rowsAt(a, i) : colsAt(a, i), k = trans === 'N' ? colsAt(a, i) : rowsAt(a, i);
+    const cr = rowsAt(c, i), cc = colsAt(c, i);
+    if (cr !== cc) throw new MyriadError('SHAPE', `matrix ${i}: C must be square, got ${cr}x${cc}`, 'c');
+    if (cr !== n) throw new MyriadError('SHAPE', `matrix ${i}: op(A) is ${n}x${k} but C is ${cr}x${cc}`, 'a');
+  }
 }
 
 export function prepareSyrk<S extends Storage>(input: SyrkArgs<S>): SyrkRequest<S>  {
@@ -472,10 +495,11 @@ const GESV_KEYS = ['a', 'ipiv', 'b', 'info', 'check'] as const;
 const GETRI_KEYS = ['a', 'ipiv', 'info', 'check'] as const;
 
 function checkSquare(a: Batch<Storage>, count: number, op: string): void {
-  forEachShape([a], count, (i) => {
+  const n = shapesToCheck([a], count);
+  for (let i = 0; i < n; i++) {
     const r = rowsAt(a, i), c = colsAt(a, i);
     if (r !== c) throw new MyriadError('SHAPE', `matrix ${i}: ${op} needs a square matrix, got ${r}x${c}`, 'a');
-  });
+  }
 }
 
 /** A given info array, checked (not yet allocated: that waits for the overlap check). */
@@ -530,11 +554,12 @@ export function prepareCholeskySolve<S extends Storage>(input: CholeskySolveArgs
 
 function checkRhs(a: Batch<Storage>, b: Batch<Storage>, count: number): void {
   copyableOrder(b, 'b');
-  forEachShape([a, b], count, (i) => {
+  const m = shapesToCheck([a, b], count);
+  for (let i = 0; i < m; i++) {
     const n = rowsAt(a, i);
     const br = rowsAt(b, i), bc = colsAt(b, i);
     if (br !== n) throw new MyriadError('SHAPE', `matrix ${i}: B is ${br}x${bc} but A is ${n}x${n} (B needs ${n} rows)`, 'b');
-  });
+  }
 }
 
 /** getrf: `a` is returned as given (a row-major host batch is copied by the context). */
@@ -852,28 +877,34 @@ interface PublicCalls {
   getri(a: GetriArgs): void;
 }
 
+/**
+ * A validator whose variable batches are each passed over once for their validation, their
+ * arrays and their overlap scan together (core/batch.ts withValidatedScans).
+ */
+const scanned = <K extends OpName>(validate: Validator<K>): Validator<K> => (args, alloc) => withValidatedScans(() => validate(args, alloc));
+
 export const VALIDATORS: { readonly [K in OpName]: Validator<K> } = {
-  gemm: (a) => prepareGemm(a),
-  trsm: (a) => prepareTrsm(a, 'trsm'),
-  trmm: (a) => prepareTrsm(a, 'trmm'),
-  syrk: (a) => prepareSyrk(a),
-  herk: (a) => prepareHerk(a),
-  potrf: (a, alloc) => prepareFactor(a, 'potrf', alloc),
-  potrs: (a, alloc) => prepareCholeskySolve(a, 'potrs', alloc),
-  posv: (a, alloc) => prepareCholeskySolve(a, 'posv', alloc),
-  getrf: (a, alloc) => prepareGetrf(a, alloc),
-  getrs: (a, alloc) => prepareGetrs(a, alloc),
-  gesv: (a, alloc) => prepareGesv(a, alloc),
-  trtri: (a, alloc) => prepareTrtri(a, alloc),
-  lauum: (a, alloc) => prepareFactor(a, 'lauum', alloc),
-  potri: (a, alloc) => prepareFactor(a, 'potri', alloc),
-  poti: (a, alloc) => prepareFactor(a, 'poti', alloc),
-  syev: (a, alloc) => prepareSyev(a, alloc),
-  heev: (a, alloc) => prepareHeev(a, alloc),
-  gesvd: (a, alloc) => prepareGesvd(a, alloc),
-  geqrf: (a, alloc) => prepareGeqrf(a, alloc),
-  orgqr: (a) => prepareOrgqr(a),
-  ormqr: (a) => prepareOrmqr(a),
-  gels: (a, alloc) => prepareGels(a, alloc),
-  getri: (a, alloc) => prepareGetri(a, alloc),
+  gemm: scanned((a) => prepareGemm(a)),
+  trsm: scanned((a) => prepareTrsm(a, 'trsm')),
+  trmm: scanned((a) => prepareTrsm(a, 'trmm')),
+  syrk: scanned((a) => prepareSyrk(a)),
+  herk: scanned((a) => prepareHerk(a)),
+  potrf: scanned((a, alloc) => prepareFactor(a, 'potrf', alloc)),
+  potrs: scanned((a, alloc) => prepareCholeskySolve(a, 'potrs', alloc)),
+  posv: scanned((a, alloc) => prepareCholeskySolve(a, 'posv', alloc)),
+  getrf: scanned((a, alloc) => prepareGetrf(a, alloc)),
+  getrs: scanned((a, alloc) => prepareGetrs(a, alloc)),
+  gesv: scanned((a, alloc) => prepareGesv(a, alloc)),
+  trtri: scanned((a, alloc) => prepareTrtri(a, alloc)),
+  lauum: scanned((a, alloc) => prepareFactor(a, 'lauum', alloc)),
+  potri: scanned((a, alloc) => prepareFactor(a, 'potri', alloc)),
+  poti: scanned((a, alloc) => prepareFactor(a, 'poti', alloc)),
+  syev: scanned((a, alloc) => prepareSyev(a, alloc)),
+  heev: scanned((a, alloc) => prepareHeev(a, alloc)),
+  gesvd: scanned((a, alloc) => prepareGesvd(a, alloc)),
+  geqrf: scanned((a, alloc) => prepareGeqrf(a, alloc)),
+  orgqr: scanned((a) => prepareOrgqr(a)),
+  ormqr: scanned((a) => prepareOrmqr(a)),
+  gels: scanned((a, alloc) => prepareGels(a, alloc)),
+  getri: scanned((a, alloc) => prepareGetri(a, alloc)),
 };

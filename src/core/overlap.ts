@@ -11,11 +11,10 @@
  * Cost: O(1) per pair of strided arguments in different buffers or disjoint ranges (the common
  * case); otherwise a sweep over the matrices sorted by address, exact per candidate pair.
  */
-import { batchCount, matrixAt, type Batch, type ListBatch, type VariableBatch } from './batch.js';
-import { storageInfo } from './dtype-table.js';
+import { batchCount, matrixAt, validatedScan, type Batch, type ListBatch, type VariableBatch } from './batch.js';
 import type { Order } from './enums.js';
 import { MyriadError } from './errors.js';
-import { isDeviceStorage, type IntStorage, type Storage } from './storage.js';
+import { isDeviceStorage, storagePlace, type IntStorage, type Storage, type StoragePlace } from './storage.js';
 
 /** One argument of a call: a batch, or an integer array of which `used` elements are touched. */
 export type Operand =
@@ -34,17 +33,10 @@ interface Span {
   index: number;
 }
 
-type Place = { key: object; base: number; elem: number };
-
-function placeOf(s: Storage | IntStorage): Place {
-  if (isDeviceStorage(s)) return { key: s, base: 0, elem: storageInfo(s.dtype)?.bytes ?? 8 };
-  return { key: s.buffer, base: s.byteOffset, elem: s.BYTES_PER_ELEMENT };
-}
-
 /** `parts`: 2 for a complex batch (offset, rows and ld count (re, im) pairs), else 1. */
-function span(data: Storage, offset: number, rows: number, cols: number, ld: number, order: Order, index: number, parts: number, known?: Place): Span | undefined {
+function span(data: Storage, offset: number, rows: number, cols: number, ld: number, order: Order, index: number, parts: number, known?: StoragePlace): Span | undefined {
   if (rows === 0 || cols === 0) return undefined;
-  const place = known ?? placeOf(data);
+  const place = known ?? storagePlace(data);
   const { key, base } = place;
   const elem = place.elem * parts;
   const inner = order === 'col' ? rows : cols;
@@ -71,7 +63,7 @@ const partsOf = (b: Batch<Storage>): number => ((b as { dtype?: unknown }).dtype
 function spansOf(op: Operand): Span[] {
   if (!('batch' in op)) {
     if (op.used === 0) return [];
-    const { key, base, elem } = placeOf(op.ints);
+    const { key, base, elem } = storagePlace(op.ints);
     return [{ key, start: base, step: op.used * elem, len: op.used * elem, n: 1, lo: base, hi: base + op.used * elem, index: 0 }];
   }
   const b = op.batch;
@@ -87,10 +79,10 @@ function spansOf(op: Operand): Span[] {
   } else {
     // The place of a member's array is worked out once per run of members in one array.
     const parts = partsOf(b);
-    let data: Storage | undefined, place: Place | undefined;
+    let data: Storage | undefined, place: StoragePlace | undefined;
     for (let i = 0; i < b.matrices.length; i++) {
       const m = matrixAt(b, i);
-      if (m.data !== data || place === undefined) { data = m.data; place = placeOf(m.data); }
+      if (m.data !== data || place === undefined) { data = m.data; place = storagePlace(m.data); }
       const s = span(m.data, m.offset, m.rows, m.cols, m.ld, b.order, i, parts, place);
       if (s) out.push(s);
     }
@@ -120,13 +112,14 @@ let scanCache = new Map<Batch<Storage>, Scan>();
  * batch). Where they do, no two share a byte, and the exact sweep is not needed.
  */
 function scanOf(b: ListBatch<Storage> | VariableBatch<Storage>): Scan {
-  const known = scanCache.get(b);
+  // A variable batch validated in this call was scanned by its validation, in the same pass.
+  const known = scanCache.get(b) ?? (b.kind === 'variable' ? validatedScan(b) : undefined);
   if (known !== undefined) return known;
   const bounds = new Map<object, [number, number]>();
   const lastHi = new Map<object, number>();
   const parts = partsOf(b);
   let disjoint = true;
-  let data: Storage | undefined, place: Place | undefined, range: [number, number] | undefined;
+  let data: Storage | undefined, place: StoragePlace | undefined, range: [number, number] | undefined;
   let prevHi = -Infinity;
   for (let i = 0; i < b.matrices.length; i++) {
     const m = b.matrices[i]!;
@@ -135,7 +128,7 @@ function scanOf(b: ListBatch<Storage> | VariableBatch<Storage>): Scan {
     const ld = b.kind === 'variable' ? b.matrices[i]!.ld : b.ld;
     if (rows === 0 || cols === 0) continue;
     if (m.data !== data || place === undefined) {
-      const next = placeOf(m.data);
+      const next = storagePlace(m.data);
       if (place === undefined || next.key !== place.key) {
         if (place !== undefined) lastHi.set(place.key, prevHi);
         prevHi = lastHi.get(next.key) ?? -Infinity;
@@ -166,7 +159,7 @@ function boundsOf(op: Operand): Map<object, [number, number]> {
   if ('batch' in op && op.batch.kind === 'strided') {
     const b = op.batch;
     const first = b.count > 0 ? matrixSpan(b, 0) : undefined;
-    if (first) out.set(first.key, [first.lo, first.hi + (b.count - 1) * b.stride * placeOf(b.data).elem * partsOf(b)]);
+    if (first) out.set(first.key, [first.lo, first.hi + (b.count - 1) * b.stride * storagePlace(b.data).elem * partsOf(b)]);
     return out;
   }
   if ('batch' in op && op.batch.kind !== 'strided') return scanOf(op.batch).bounds;
@@ -271,7 +264,7 @@ function checkSelf(op: Operand): void {
   if (b.kind === 'strided') {
     const first = matrixSpan(b, 0);
     if (!first) return;
-    const elem = placeOf(b.data).elem * partsOf(b);
+    const elem = storagePlace(b.data).elem * partsOf(b);
     const footprint = first.hi - first.lo;
     const stride = b.stride * elem;
     // Matrix i against i + d is matrix 0 against d (same shape, shifted): d up to the footprint.

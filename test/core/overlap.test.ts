@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { list, matrixAt, variable, type Batch } from '../../src/core/batch.js';
+import { list, matrixAt, storagesOf, validateBatch, variable, withValidatedScans, type Batch } from '../../src/core/batch.js';
 import type { FloatArray } from '../../src/core/dtype.js';
 import type { Order } from '../../src/core/enums.js';
 import { MyriadError } from '../../src/core/errors.js';
@@ -117,6 +117,33 @@ describe('overlap check against brute force', () => {
       if (ints) all.push({ name: 'info', output: ints.output, ints: new Int32Array(shared, ints.byteOffset, ints.used), used: ints.used });
       assert.equal(rejects(all), bruteForce(all));
     }), { numRuns: 1500, seed: 1416 });
+  });
+
+  it('variable batches over several arrays: the scans of their validation find what a scan of their own finds', () => {
+    // core/batch.ts scans a variable batch as it validates it (the overlap check then reads that
+    // scan): members in runs over up to three views (two of one buffer, at different byte offsets,
+    // float32 or float64, and one of another buffer), outputs or not, against the brute force, and
+    // the arrays found against storagesOf outside a validation.
+    const memberArb = fc.record({ view: fc.nat(2), offset: fc.nat(10), rows: fc.nat(3), cols: fc.nat(3), ldPad: fc.nat(2) });
+    const specArb = fc.record({ members: fc.array(memberArb, { maxLength: 6 }), order: fc.constantFrom('col' as const, 'row' as const), output: fc.boolean() });
+    fc.assert(fc.property(fc.array(specArb, { minLength: 1, maxLength: 3 }), fc.boolean(), fc.nat(3), (specs, f32, shift) => {
+      const shared = new ArrayBuffer(BYTES), other = new ArrayBuffer(BYTES);
+      const views: FloatArray[] = [new Float64Array(shared, 0, 16), f32 ? new Float32Array(shared, 4 * shift, 24) : new Float64Array(shared, 8 * shift, 12), new Float64Array(other)];
+      const ops: Operand[] = specs.map((s, k) => ({
+        name: `x${k}`, output: s.output,
+        batch: variable(s.members.map((m) => ({
+          data: views[m.view]!, offset: m.offset, rows: m.rows, cols: m.cols, ld: Math.max(1, s.order === 'col' ? m.rows : m.cols) + m.ldPad,
+        })).filter((m) => m.rows * m.cols === 0 || m.offset + (s.order === 'col' ? (m.cols - 1) * m.ld + m.rows : (m.rows - 1) * m.ld + m.cols) <= m.data.length), { order: s.order }),
+      }));
+      const expected = bruteForce(ops);
+      assert.equal(rejects(ops), expected);
+      const stores = ops.map((o) => storagesOf((o as { batch: Batch }).batch));
+      withValidatedScans(() => {
+        for (const o of ops) validateBatch((o as { batch: Batch }).batch, o.name);
+        assert.deepEqual(ops.map((o) => storagesOf((o as { batch: Batch }).batch)), stores);
+        assert.equal(rejects(ops), expected);
+      });
+    }), { numRuns: 1500, seed: 1417 });
   });
 
   // Edge cases, by hand.
