@@ -150,7 +150,7 @@ function single<K extends OpName>(op: K, run: GpuOp<K>): readonly Candidate<K>[]
 /** syrk's candidates, real herk's too (the same request). */
 function syrkRoutes<K extends 'syrk' | 'herk'>(): readonly Candidate<K>[] {
   return [
-    { name: 'vbatched', covers: (r) => syrkVbatchedCovers(r), run: (dev, r) => syrkVbatchedCuda(dev, r) },
+    { name: 'vbatched', covers: (r, dev) => syrkVbatchedCovers(r, dev), run: (dev, r) => syrkVbatchedCuda(dev, r) },
     { name: 'syrk', run: syrkCuda },
     CPU,
   ];
@@ -193,7 +193,7 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
   trsm: [
     vendor('cublas', cublasTrsmCovers, cublasTrsm),
     // A variable batch of several shapes: per size class of the triangle, the recursion over the class (force 'trsm': per shape).
-    { name: 'vbatched', covers: (r) => trsmVbatchedCovers(r), run: (dev, r) => trsmVbatchedCuda(dev, r) },
+    { name: 'vbatched', covers: (r, dev) => trsmVbatchedCovers(r, dev), run: (dev, r) => trsmVbatchedCuda(dev, r) },
     { name: 'trsm', run: trsmCuda },
     CPU,
   ],
@@ -222,7 +222,7 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
   ],
   getrf: [
     vendor('cusolver', cusolverGetrfCovers, cusolverGetrf),
-    { name: 'vbatched', covers: (r) => getrfVbatchedCovers(r), run: (dev, r) => getrfVbatchedCuda(dev, r) },
+    { name: 'vbatched', covers: (r, dev) => getrfVbatchedCovers(r, dev), run: (dev, r) => getrfVbatchedCuda(dev, r) },
     { name: 'getrf', run: getrfCuda },
     CPU,
   ],
@@ -241,7 +241,7 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
   ],
   trtri: [
     // A variable batch of several shapes: per size class of the order, a class leaf and the recursion by trsm's class solves (force 'trtri': per shape).
-    { name: 'vbatched', covers: (r) => trtriVbatchedCovers(r), run: (dev, r) => trtriVbatchedCuda(dev, r) },
+    { name: 'vbatched', covers: (r, dev) => trtriVbatchedCovers(r, dev), run: (dev, r) => trtriVbatchedCuda(dev, r) },
     { name: 'trtri', run: trtriCuda },
     CPU,
   ],

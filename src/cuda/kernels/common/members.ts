@@ -175,6 +175,38 @@ export type ShapeField = 'rows' | 'cols' | 'ld';
 export const shapeField = (b: Batch<unknown>, field: ShapeField, i: number): number => (b.kind === 'variable' ? b.matrices[i]![field] : b[field]);
 
 /**
+ * Every member's `field` (a strided or list batch's own for each of its `count`), in one pass that
+ * reads one named field (a covers' sizes: no call and no field looked up by name per member).
+ * `frame`: the array comes from it (valid until it ends); absent, a fresh one.
+ */
+export function fieldValues(b: Batch<unknown>, field: ShapeField, count: number, frame?: HostFrame): Float64Array {
+  const out = frame === undefined ? new Float64Array(count) : frame.float64(count);
+  if (b.kind !== 'variable') return out.fill(b[field]);
+  if (field === 'rows') rowsOf(b.matrices, out); else if (field === 'cols') colsOf(b.matrices, out); else ldOf(b.matrices, out);
+  return out;
+}
+
+/*
+ * fieldValues' loops, each alone in its function: a loop of 200,000 members optimised while it
+ * runs, beside code that has not run yet, would throw that code away on every call.
+ */
+function rowsOf(m: readonly MatrixView<unknown>[], out: Float64Array): void {
+  for (let i = 0; i < out.length; i++) out[i] = m[i]!.rows;
+}
+function colsOf(m: readonly MatrixView<unknown>[], out: Float64Array): void {
+  for (let i = 0; i < out.length; i++) out[i] = m[i]!.cols;
+}
+function ldOf(m: readonly MatrixView<unknown>[], out: Float64Array): void {
+  for (let i = 0; i < out.length; i++) out[i] = m[i]!.ld;
+}
+
+/** keys[i] := keys[i] * scale + low[i]: two fields in one key (classPathPaysOf's), in place. */
+export function pairKeys(keys: Float64Array, scale: number, low: Float64Array): Float64Array {
+  for (let i = 0; i < keys.length; i++) keys[i] = keys[i]! * scale + low[i]!;
+  return keys;
+}
+
+/**
  * severalShapes on the members themselves: whether some member of `count` differs from member 0 in
  * one of `fields` (a batch and a field each), read where they are (a router's `covers`, asked on
  * every call, makes no array; a variable batch of several shapes usually answers at member 1).

@@ -49,17 +49,58 @@ export function classPathPays(count: number, sizeKey: (i: number) => number): bo
   return false;
 }
 
-/** Distinct non-negative integer keys (below 2^53), counted: open addressing in a typed array. */
+/**
+ * classPathPays over the members' keys in an array (a covers' sizes read in one pass of their own):
+ * no call per member.
+ */
+export function classPathPaysOf(keys: Float64Array): boolean {
+  const seen = new DistinctKeys();
+  const count = keys.length;
+  for (let i = 0; i < count; i++) {
+    seen.add(keys[i]!);
+    if (count <= VBATCH_MEMBERS_PER_SIZE_MAX * seen.size) return true;
+  }
+  return false;
+}
+
+/**
+ * classPathPaysOf on the keys `keysOf` writes into a host scratch frame of `dev`: a covers is asked
+ * on every call, and a fresh array of 200,000 keys per call costs more than reading them (its
+ * external memory makes V8 collect).
+ */
+export function classPathPaysIn(dev: GpuDevice, keysOf: (frame: HostFrame) => Float64Array): boolean {
+  const frame = HostScratch.of(dev).frame();
+  try {
+    return classPathPaysOf(keysOf(frame));
+  } finally {
+    frame.end();
+  }
+}
+
+/** Keys below this are counted in a flat table, without a hash (sizes: a member's order, say). */
+const SMALL_KEYS = 1024;
+
+/**
+ * Distinct non-negative integer keys (below 2^53), counted: those below SMALL_KEYS in a flat table,
+ * the others by open addressing in a typed array.
+ */
 class DistinctKeys {
   size = 0;
+  private small = new Uint8Array(SMALL_KEYS);
   private slots = new Float64Array(256).fill(-1);
   private mask = 255;
+  /** Keys in `slots`. */
+  private hashed = 0;
   /** The last key added (a run of equal keys costs one comparison). */
   private last = -1;
 
   add(key: number): void {
     if (key === this.last) return;
     this.last = key;
+    if (key < SMALL_KEYS) {
+      if (this.small[key] === 0) { this.small[key] = 1; this.size++; }
+      return;
+    }
     let h = (Math.imul(key | 0, 0x9e3779b1) ^ Math.imul((key / 4294967296) | 0, 0x85ebca6b)) & this.mask;
     for (;;) {
       const v = this.slots[h]!;
@@ -68,14 +109,16 @@ class DistinctKeys {
       h = (h + 1) & this.mask;
     }
     this.slots[h] = key;
-    if (++this.size * 2 > this.mask) this.grow();
+    this.size++;
+    if (++this.hashed * 2 > this.mask) this.grow();
   }
 
   private grow(): void {
     const old = this.slots;
     this.slots = new Float64Array(old.length * 2).fill(-1);
     this.mask = this.slots.length - 1;
-    this.size = 0;
+    this.size -= this.hashed;
+    this.hashed = 0;
     this.last = -1;
     for (const k of old) if (k !== -1) this.add(k);
   }

@@ -15,8 +15,8 @@ import { kernelFor } from '../common/kernel-cache.js';
 import { deviceDtype, release, sharedLimit, uploadPointers, type Grouping, type LaunchGroup } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
 import { HostScratch, type HostFrame } from '../common/host-scratch.js';
-import { addressWords, int32s, memberFields, memberView, putAddress, severalShapesIn, type MemberFields } from '../common/members.js';
-import { classPathPays, releaseMemberTables, uploadBuiltTables } from '../common/vbatch.js';
+import { addressWords, fieldValues, int32s, memberFields, memberView, pairKeys, putAddress, severalShapesIn, type MemberFields } from '../common/members.js';
+import { classPathPaysIn, releaseMemberTables, uploadBuiltTables } from '../common/vbatch.js';
 import { driverSection } from '../common/driver-section.js';
 import { smallGrid } from '../common/warp-slots.js';
 import { GETRF_PANEL_THREADS, getrfPanelSharedBytes, getrfPanelVbatchedSource, getrfUpdateVbatchedSource, UPDATE_COLUMNS, UPDATE_THREADS } from './generate-panel.js';
@@ -191,10 +191,10 @@ function largeMembers(dev: GpuDevice, dtype: DType, r: GetrfRequest<DeviceArray,
 }
 
 /** Whether a request is a variable batch of more than one (rows, cols, ld) (the class kernels' case), of few enough members a size for the class path to pay (classPathPays). */
-export function getrfVbatchedCovers(r: GetrfRequest<DeviceArray, DeviceArray>): boolean {
+export function getrfVbatchedCovers(r: GetrfRequest<DeviceArray, DeviceArray>, dev: GpuDevice): boolean {
   if (r.a.kind !== 'variable') return false;
   const m = r.a.matrices;
   if (m.length < 2) return false;
   if (!severalShapesIn([[r.a, 'rows'], [r.a, 'cols'], [r.a, 'ld']], m.length)) return false;
-  return classPathPays(m.length, (i) => m[i]!.rows * 2 ** 26 + m[i]!.cols);
+  return classPathPaysIn(dev, (frame) => pairKeys(fieldValues(r.a, 'rows', m.length, frame), 2 ** 26, fieldValues(r.a, 'cols', m.length, frame)));
 }

@@ -20,8 +20,8 @@ import { cachedKernel } from '../common/kernel-cache.js';
 import { deviceDtype } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
 import { HostScratch, type HostFrame } from '../common/host-scratch.js';
-import { addressWords, arrayFields, int32s, memberFields, putAddress, severalShapesIn, shapeField, type MemberFields } from '../common/members.js';
-import { classPathPays, releaseMemberTables, uploadBuiltTables, VBATCH_MAX, type MemberTables } from '../common/vbatch.js';
+import { addressWords, arrayFields, fieldValues, int32s, memberFields, putAddress, severalShapesIn, type MemberFields } from '../common/members.js';
+import { classPathPaysIn, releaseMemberTables, uploadBuiltTables, VBATCH_MAX, type MemberTables } from '../common/vbatch.js';
 import { potrfVbatchedFields } from '../potrf/index.js';
 import { trsmVbatchedMembers, trsmVbatchedSolve } from '../trsm/index.js';
 import { COPY_VBATCH_INTS, COPY_VBATCH_POINTERS, COPY_VBATCH_THREADS, copyVbatchedSource } from './generate-copy-vbatched.js';
@@ -165,9 +165,9 @@ export function keepingFailed(dev: GpuDevice, dtype: DType, fb: MemberFields, ke
  * (n, nrhs, ldA, ldB) (the class kernels' case), of few enough members a size for the class path
  * to pay (classPathPays).
  */
-export function solveVbatchedCovers(r: { readonly a: Batch<DeviceArray>; readonly b: Batch<DeviceArray> }): boolean {
+export function solveVbatchedCovers(r: { readonly a: Batch<DeviceArray>; readonly b: Batch<DeviceArray> }, dev: GpuDevice): boolean {
   if (r.a.kind !== 'variable' && r.b.kind !== 'variable') return false;
   const count = batchCount(r.b);
   if (count < 2) return false;
-  return severalShapesIn([[r.a, 'rows'], [r.b, 'cols'], [r.a, 'ld'], [r.b, 'ld']], count) && classPathPays(count, (i) => shapeField(r.a, 'rows', i));
+  return severalShapesIn([[r.a, 'rows'], [r.b, 'cols'], [r.a, 'ld'], [r.b, 'ld']], count) && classPathPaysIn(dev, (frame) => fieldValues(r.a, 'rows', count, frame));
 }

@@ -17,10 +17,10 @@ import { arg, type DeviceArray, type GpuDevice, type LaunchConfig } from '../../
 import { driverSection } from '../common/driver-section.js';
 import { HostScratch, type HostFrame } from '../common/host-scratch.js';
 import { kernelFor } from '../common/kernel-cache.js';
-import { addressWords, int32s, memberFields, memberView, putAddress, severalShapesIn, shapeField, type MemberFields } from '../common/members.js';
+import { addressWords, fieldValues, int32s, memberFields, memberView, pairKeys, putAddress, severalShapesIn, type MemberFields } from '../common/members.js';
 import { deviceDtype, sharedLimit } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
-import { classPathPays, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
+import { classPathPaysIn, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
 import { gemmVbatchedFields } from '../gemm/index.js';
 import { SYRK_VBATCH_INTS, SYRK_VBATCH_POINTERS, syrkVbatchedLeafSource } from './generate-vbatched.js';
 import { syrkCuda } from './launch.js';
@@ -176,11 +176,11 @@ function offdiagFields(
  * shape; its threshold is the one measured for trsm, whose class path is the same kind of work:
  * class leaves and variable-size GEMMs of cut blocks).
  */
-export function syrkVbatchedCovers(r: SyrkRequest<DeviceArray>): boolean {
+export function syrkVbatchedCovers(r: SyrkRequest<DeviceArray>, dev: GpuDevice): boolean {
   if (r.a.kind !== 'variable' && r.c.kind !== 'variable') return false;
   const count = batchCount(r.c);
   if (count < 2) return false;
   const kField = r.trans === 'N' ? 'cols' : 'rows';
   return severalShapesIn([[r.c, 'rows'], [r.a, kField], [r.a, 'ld'], [r.c, 'ld']], count)
-    && classPathPays(count, (i) => shapeField(r.c, 'rows', i) * 2 ** 31 + shapeField(r.a, kField, i));
+    && classPathPaysIn(dev, (frame) => pairKeys(fieldValues(r.c, 'rows', count, frame), 2 ** 31, fieldValues(r.a, kField, count, frame)));
 }

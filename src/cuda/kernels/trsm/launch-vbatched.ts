@@ -14,8 +14,8 @@ import { kernelFor } from '../common/kernel-cache.js';
 import { deviceDtype, sharedLimit } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
 import { HostScratch, type HostFrame } from '../common/host-scratch.js';
-import { addressWords, int32s, memberFields, memberView, putAddress, severalShapesIn, shapeField, type MemberFields } from '../common/members.js';
-import { classPathPays, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
+import { addressWords, fieldValues, int32s, memberFields, memberView, putAddress, severalShapesIn, type MemberFields } from '../common/members.js';
+import { classPathPaysIn, releaseMemberTables, uploadMemberTables } from '../common/vbatch.js';
 import { driverSection } from '../common/driver-section.js';
 import { gemmVbatchedFields, type VbatchedGemmScalars } from '../gemm/index.js';
 import { TRSM_VBATCH_INTS, TRSM_VBATCH_POINTERS, trsmVbatchedLeafSource } from './generate-vbatched.js';
@@ -168,13 +168,13 @@ export function trsmMemberTables(
  * Whether a request is a variable batch of more than one shape (m, n, ldA, ldB) with alpha != 0 (the
  * class kernels' case), of few enough members a size for the class path to pay (classPathPays).
  */
-export function trsmVbatchedCovers(r: TrsmRequest<DeviceArray>): boolean {
+export function trsmVbatchedCovers(r: TrsmRequest<DeviceArray>, dev: GpuDevice): boolean {
   if (r.alpha === 0 || (r.a.kind !== 'variable' && r.b.kind !== 'variable')) return false;
   const count = batchCount(r.b);
   if (count < 2) return false;
   // The triangle's order: m for side left, n for right.
   const t = r.side === 'left' ? 'rows' : 'cols';
-  return severalShapesIn([[r.b, 'rows'], [r.b, 'cols'], [r.a, 'ld'], [r.b, 'ld']], count) && classPathPays(count, (i) => shapeField(r.b, t, i));
+  return severalShapesIn([[r.b, 'rows'], [r.b, 'cols'], [r.a, 'ld'], [r.b, 'ld']], count) && classPathPaysIn(dev, (frame) => fieldValues(r.b, t, count, frame));
 }
 
 /** A member's block of an update step, as updateOf cuts it: from A or B, at (r0, c0), rows x cols. */

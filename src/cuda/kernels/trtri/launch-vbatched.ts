@@ -15,10 +15,10 @@ import { arg, type DeviceArray, type GpuDevice, type LaunchConfig } from '../../
 import { driverSection } from '../common/driver-section.js';
 import { HostScratch, type HostFrame } from '../common/host-scratch.js';
 import { kernelFor } from '../common/kernel-cache.js';
-import { addressWords, blockFields, int32s, memberFields, memberView, putAddress, severalShapesIn, shapeField, type MemberBlocks, type MemberFields } from '../common/members.js';
+import { addressWords, blockFields, fieldValues, int32s, memberFields, memberView, putAddress, severalShapesIn, type MemberBlocks, type MemberFields } from '../common/members.js';
 import { deviceDtype, sharedLimit } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
-import { classPathPays, releaseMemberTables, uploadMemberTables, type MemberTables } from '../common/vbatch.js';
+import { classPathPaysIn, releaseMemberTables, uploadMemberTables, type MemberTables } from '../common/vbatch.js';
 import { trsmVbatchedMembers, trsmVbatchedSolve } from '../trsm/index.js';
 import { TRTRI_VBATCH_INTS, TRTRI_VBATCH_POINTERS, trtriVbatchedLeafSource, trtriVbatchedScanSource, VSCAN_THREADS } from './generate-vbatched.js';
 import { hostInfo, trtriGroup, trtriGroups } from './launch.js';
@@ -215,9 +215,9 @@ function largeMembers(dev: GpuDevice, dtype: DType, r: Request, fa: MemberFields
  * Whether a request is a variable batch of more than one shape (n, ld), of few enough members a
  * size for the class path to pay (classPathPays, measured on the other families).
  */
-export function trtriVbatchedCovers(r: TrtriRequest<DeviceArray, DeviceArray>): boolean {
+export function trtriVbatchedCovers(r: TrtriRequest<DeviceArray, DeviceArray>, dev: GpuDevice): boolean {
   if (r.a.kind !== 'variable') return false;
   const count = batchCount(r.a);
   if (count < 2) return false;
-  return severalShapesIn([[r.a, 'rows'], [r.a, 'ld']], count) && classPathPays(count, (i) => shapeField(r.a, 'rows', i));
+  return severalShapesIn([[r.a, 'rows'], [r.a, 'ld']], count) && classPathPaysIn(dev, (frame) => fieldValues(r.a, 'rows', count, frame));
 }
