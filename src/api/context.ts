@@ -5,7 +5,7 @@
  * only enqueued in stream order and return at once; `await ctx.synchronize()` waits for them, and
  * `ctx.download` copies results back. Per-matrix `info` (and `ipiv`) live where `a` lives.
  */
-import { batchCount, storagesOf, uniformShape, type Batch } from '../core/batch.js';
+import { batchCount, storagesOf, uniformShape, withValidatedScans, type Batch } from '../core/batch.js';
 import { isDeviceVariable, type DeviceVariableOp, type DeviceVariableRequest } from '../core/device-batch.js';
 import type { DType, FloatArray } from '../core/dtype.js';
 import { MyriadError } from '../core/errors.js';
@@ -77,11 +77,15 @@ export class Context extends ContextOperations {
   // `call(op, args)`: the operation's validator (prepare.ts VALIDATORS), then `execute`. syev, heev
   // and gesvd copy their row-major outputs themselves.
 
-  /** Validates one call (the operation's VALIDATORS entry) and runs it. */
+  /**
+   * Validates one call (the operation's VALIDATORS entry) and runs it, the scans of its variable
+   * batches kept until it returns (core/batch.ts withValidatedScans: the backend asks for their
+   * arrays again).
+   */
   protected call(op: OpName, input: unknown): unknown {
     const validate = VALIDATORS[op] as (args: unknown, alloc: IntAllocator) => object;
     const args = bridgeArgs(input);
-    return this.execute(op, validate(args, this.intsFor(args)), checkFlag(args));
+    return withValidatedScans(() => this.execute(op, validate(args, this.intsFor(args)), checkFlag(args)));
   }
 
   /**

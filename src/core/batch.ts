@@ -462,8 +462,9 @@ export interface VariableScan {
 
 /**
  * The scans of the variable batches validated since withValidatedScans began (undefined outside
- * it): one call's validation, during which nothing changes its batches. Outside it every query
- * reads the members again (a member object may be changed between two calls).
+ * it): one call (its validation, and in a context its run), during which nothing changes its
+ * batches. Outside it every query reads the members again (a member object may be changed between
+ * two calls).
  */
 let validated: Map<Batch<Storage>, VariableScan> | undefined;
 

@@ -7,7 +7,7 @@
  * Each call takes the route router.ts chooses for it; where that is the CPU reference (an operation
  * or a size no GPU design takes yet) it runs there with copies, and `lastRoute` says so.
  */
-import { batchCount, isBatch, type Batch } from '../core/batch.js';
+import { batchCount, isBatch, storagesOf, type Batch } from '../core/batch.js';
 import type { DeviceVariableBatch, DeviceVariableOp, DeviceVariableRequest } from '../core/device-batch.js';
 import type { DType, FloatArray } from '../core/dtype.js';
 import { storageInfo } from '../core/dtype-table.js';
@@ -156,13 +156,8 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
         if (count < 0) count = batchCount(v);
         if (v.kind === 'strided') onHost = this.isHost(v.data as Storage) || onHost;
         else {
-          // A member's array is usually the one before's: asked once per run of members in one array.
-          let last: unknown;
-          for (const m of v.matrices) {
-            if (m.data === last) continue;
-            last = m.data;
-            onHost = this.isHost(m.data as Storage) || onHost;
-          }
+          // Each distinct array once (a variable batch validated in this call: as its validation found them).
+          for (const s of storagesOf(v)) onHost = this.isHost(s as Storage) || onHost;
         }
       } else if (ArrayBuffer.isView(v) || isDeviceStorage(v)) {
         onHost = this.isHost(v as Storage) || onHost;
