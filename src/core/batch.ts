@@ -230,6 +230,8 @@ function hasOnlyKeys(o: object, allowed: readonly string[]): boolean {
 
 /** A non-negative safe integer: what nonNegativeInt accepts. */
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+/** A non-negative int32: isCount's common case, tested in fewer steps (every one is a count). */
+const isSmallCount = (v: unknown): v is number => typeof v === 'number' && (v | 0) === v && v >= 0;
 
 function isEntry<S>(m: unknown): m is { data: S; offset?: number } {
   return typeof m === 'object' && m !== null && !ArrayBuffer.isView(m) && !isDeviceStorage(m) && 'data' in m;
@@ -490,17 +492,21 @@ export function validatedScan(b: VariableBatch<Storage>): VariableScan | undefin
  * once per run of members in one array).
  */
 function scanVariable(b: VariableBatch<Storage>, complex: ComplexDType | undefined): VariableScan | undefined {
-  const ms = b.matrices, order = b.order, parts = complex === undefined ? 1 : complexInfo(complex).parts;
+  const ms = b.matrices, order = b.order, col = order === 'col', parts = complex === undefined ? 1 : complexInfo(complex).parts;
   const stores = new Set<Storage>();
   const bounds = new Map<object, [number, number]>();
   // The running end of the members before, per buffer (a buffer's members may come in several runs).
   const lastHi = new Map<object, number>();
-  let data: Storage | undefined, length = 0, place: StoragePlace | undefined, range: [number, number] | undefined;
+  let data: Storage | undefined, length = 0, place: StoragePlace | undefined, base = 0, elem = 0;
+  // The current buffer's range, in locals while its run lasts (written back at its end).
+  let range: [number, number] | undefined, lo0 = Infinity, hi0 = -Infinity;
   let prevHi = -Infinity, disjoint = true;
   for (let i = 0; i < ms.length; i++) {
     const m = ms[i]!;
     const rows = m.rows, cols = m.cols, ld = m.ld, offset = m.offset;
-    if (!shapeOk(rows, cols, ld, order) || !isCount(offset)) return undefined;
+    // shapeOk and isCount, their int32 case first (the cheaper test).
+    const small = isSmallCount(rows) && isSmallCount(cols) && isSmallCount(ld) && isSmallCount(offset) && ld >= 1 && ld >= (col ? rows : cols);
+    if (!small && !(shapeOk(rows, cols, ld, order) && isCount(offset))) return undefined;
     if (m.data !== data || place === undefined) {
       data = m.data;
       if (!isDeviceStorage(data) && !isFloatArray(data)) return undefined;
@@ -508,23 +514,30 @@ function scanVariable(b: VariableBatch<Storage>, complex: ComplexDType | undefin
       stores.add(data);
       const next = storagePlace(data);
       if (place === undefined || next.key !== place.key) {
-        if (place !== undefined) lastHi.set(place.key, prevHi);
+        if (place !== undefined) {
+          lastHi.set(place.key, prevHi);
+          if (range !== undefined) { range[0] = lo0; range[1] = hi0; }
+        }
         prevHi = lastHi.get(next.key) ?? -Infinity;
         range = bounds.get(next.key);
+        [lo0, hi0] = range ?? [Infinity, -Infinity];
       }
       place = next;
+      base = next.base;
+      elem = next.elem * parts;
     }
     if (rows === 0 || cols === 0) continue;
-    const last = lastElement(rows, cols, ld, order);
+    const last = col ? (cols - 1) * ld + rows - 1 : (rows - 1) * ld + cols - 1;   // lastElement
     if (offset + last + 1 > length) return undefined;
     // Its first byte and the end of its last column (row): overlap.ts's span of it.
-    const elem = place.elem * parts;
-    const lo = place.base + offset * elem, hi = lo + (last + 1) * elem;
+    const lo = base + offset * elem, hi = lo + (last + 1) * elem;
     if (lo < prevHi) disjoint = false;
-    prevHi = Math.max(prevHi, hi);
+    if (hi > prevHi) prevHi = hi;
     if (range === undefined) bounds.set(place.key, (range = [lo, hi]));
-    else { range[0] = Math.min(range[0], lo); range[1] = Math.max(range[1], hi); }
+    if (lo < lo0) lo0 = lo;
+    if (hi > hi0) hi0 = hi;
   }
+  if (range !== undefined) { range[0] = lo0; range[1] = hi0; }
   return { stores: [...stores], bounds, disjoint };
 }
 
