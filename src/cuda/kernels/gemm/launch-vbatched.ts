@@ -100,7 +100,9 @@ function gemmClassesAndLarge(dev: GpuDevice, r: VbatchedGemmScalars, a: MemberFi
   const k = r.alpha === 0 ? frame.zeroedInt32(c.count) : r.transA === 'N' ? a.cols : a.rows;
   const sizes = memberSizes(c.rows, c.cols, k, r.beta, frame);
   const common = { dtype, transA: r.transA, transB: r.transB, alpha: r.alpha, beta: r.beta };
-  const plan = planVbatchedGemmSizes(common, sizes, opts.tuning ?? tuningFor(dev.info.arch, 'gemm'));
+  // The plan's arrays from the frame, unless onPlan may keep the plan beyond the call (trsm's and
+  // syrk's updates plan a GEMM per step: fresh arrays there cost more than the planning).
+  const plan = planVbatchedGemmSizes(common, sizes, opts.tuning ?? tuningFor(dev.info.arch, 'gemm'), opts.onPlan === undefined ? frame : undefined);
   opts.onPlan?.(plan);
   if (plan.launches.length > 0) {
     const tables = gemmMemberTables(plan, a, b, c, k, elementBytes(dtype), frame);

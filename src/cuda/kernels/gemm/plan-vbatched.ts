@@ -12,6 +12,7 @@ import { byPrecision } from '../../../core/dtype-table.js';
 import type { Op } from '../../../core/ops.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { GemmTuning } from '../../model/tuning/index.js';
+import type { HostFrame } from '../common/host-scratch.js';
 import { planClasses, type ClassPlan, type SizeClass } from '../common/vbatch.js';
 import { MMA_DTYPE } from './generate-mma.js';
 import type { VbatchedGemmParams } from './params.js';
@@ -97,10 +98,11 @@ export function planVbatchedGemm(p: VbatchedGemmProblem, tuning: GemmTuning): Vb
 
 /**
  * The same from the members' sizes (gemmMemberSize of each, NO_WORK where it has nothing to do),
- * as the launcher computes them in one typed array.
+ * as the launcher computes them in one typed array. `frame`: the plan's order and place come from
+ * it (valid until it ends); absent, fresh arrays.
  */
-export function planVbatchedGemmSizes(p: Omit<VbatchedGemmProblem, 'shapes'>, sizes: Int32Array, tuning: GemmTuning): VbatchedGemmPlan {
-  return gemmClassLaunches(p, planClasses(sizes), tuning);
+export function planVbatchedGemmSizes(p: Omit<VbatchedGemmProblem, 'shapes'>, sizes: Int32Array, tuning: GemmTuning, frame?: HostFrame): VbatchedGemmPlan {
+  return gemmClassLaunches(p, planClasses(sizes, frame), tuning);
 }
 
 function gemmClassLaunches(p: Omit<VbatchedGemmProblem, 'shapes'>, { classes, order, place, large }: ClassPlan, tuning: GemmTuning): VbatchedGemmPlan {

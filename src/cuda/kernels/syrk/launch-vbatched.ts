@@ -53,7 +53,8 @@ export function syrkVbatchedCuda(dev: GpuDevice, r: SyrkRequest<DeviceArray>, op
     // The k each member runs: 0 where alpha = 0 (BLAS then never reads A).
     const k = r.alpha === 0 ? frame.zeroedInt32(count) : r.trans === 'N' ? fa.cols : fa.rows;
     const tuning = opts.tuning ?? tuningFor(dev.info.arch, 'syrk');
-    const plan = planVbatchedSyrk({ dtype, uplo: r.uplo, trans: r.trans, beta: r.beta, members: { n, k }, sharedLimit: sharedLimit(dev) }, tuning, opts.force);
+    // The plan's arrays from the frame, unless onPlan may keep the plan beyond the call.
+    const plan = planVbatchedSyrk({ dtype, uplo: r.uplo, trans: r.trans, beta: r.beta, members: { n, k }, sharedLimit: sharedLimit(dev) }, tuning, opts.force, opts.onPlan === undefined ? frame : undefined);
     opts.onPlan?.(plan);
     if (plan.launches.length > 0) runClasses(dev, r, plan, fa, fc, k, frame);
     if (plan.large.length > 0) {

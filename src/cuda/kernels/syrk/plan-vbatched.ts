@@ -13,6 +13,7 @@
 import type { DType } from '../../../core/dtype.js';
 import type { Op } from '../../../core/ops.js';
 import type { SyrkTuning } from '../../model/tuning/index.js';
+import type { HostFrame } from '../common/host-scratch.js';
 import { NO_WORK, planClasses, type SizeClass } from '../common/vbatch.js';
 import type { Span, SyrkForce, SyrkLeafShape, SyrkStep, SyrkVariant, SyrkVbatchedLeafParams } from './params.js';
 import { leafTile, syrkLeafShape, syrkSteps } from './plan.js';
@@ -46,8 +47,9 @@ export interface VbatchedSyrkPlan {
 /** What a plan may be told to use instead of the table's choice (tests): the recursion's largest leaf and the leaf's chunk. */
 export type VbatchedSyrkForce = Pick<SyrkForce, 'leafMax' | 'chunk'>;
 
-export function planVbatchedSyrk(p: VbatchedSyrkProblem, tuning: SyrkTuning, force: VbatchedSyrkForce = {}): VbatchedSyrkPlan {
-  const { classes, order, place, large } = planClasses(memberSizes(p.members.n, p.members.k, p.beta));
+/** `frame`: the plan's order and place come from it (valid until it ends); absent, fresh arrays. */
+export function planVbatchedSyrk(p: VbatchedSyrkProblem, tuning: SyrkTuning, force: VbatchedSyrkForce = {}, frame?: HostFrame): VbatchedSyrkPlan {
+  const { classes, order, place, large } = planClasses(memberSizes(p.members.n, p.members.k, p.beta, frame), frame);
   const leafMax = force.leafMax ?? tuning.leafMax[p.dtype];
   const chunk = force.chunk ?? tuning.chunk[p.dtype];
   const launches = classes.map((c): VbatchedSyrkLaunch => {
@@ -64,8 +66,8 @@ export function planVbatchedSyrk(p: VbatchedSyrkProblem, tuning: SyrkTuning, for
 }
 
 /** Each member's size, C's order (NO_WORK where it has nothing to do), the loop alone in a function. */
-function memberSizes(n: ArrayLike<number>, k: ArrayLike<number>, beta: number): Int32Array {
-  const sizes = new Int32Array(n.length);
+function memberSizes(n: ArrayLike<number>, k: ArrayLike<number>, beta: number, frame: HostFrame | undefined): Int32Array {
+  const sizes = frame === undefined ? new Int32Array(n.length) : frame.int32(n.length);
   for (let i = 0; i < n.length; i++) sizes[i] = n[i] === 0 || (k[i] === 0 && beta === 1) ? NO_WORK : n[i]!;
   return sizes;
 }

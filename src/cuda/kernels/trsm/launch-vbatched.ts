@@ -52,7 +52,9 @@ export function trsmVbatchedCuda(dev: GpuDevice, r: TrsmRequest<DeviceArray>, op
   // Flat per-member fields: a call of 200,000 members makes no object per member.
   const frame = HostScratch.of(dev).frame();
   try {
-    trsmVbatchedSolve(dev, r, trsmVbatchedMembers(r, memberFields(r.a, frame), memberFields(r.b, frame), frame), opts);
+    // The classing from the frame too, unless onPlan may keep the plan (and its classes) beyond the call.
+    const members = trsmVbatchedMembers(r, memberFields(r.a, frame), memberFields(r.b, frame), frame, opts.onPlan === undefined ? frame : undefined);
+    trsmVbatchedSolve(dev, r, members, opts);
   } finally {
     frame.end();
   }
@@ -78,13 +80,16 @@ export interface TrsmVbatchedMembers {
 
 /**
  * The members of r.a and r.b (`fa`, `fb`: their flat fields) for trsmVbatchedSolve. `frame`: the
- * tables come from it (valid until it ends); absent, fresh arrays.
+ * tables come from it (valid until it ends); absent, fresh arrays. `classFrame`: the same for the
+ * classing (the plans' classes and order), where no plan is kept beyond the frame.
  */
-export function trsmVbatchedMembers(r: Pick<TrsmRequest<DeviceArray>, 'side' | 'b'>, fa: MemberFields, fb: MemberFields, frame?: HostFrame): TrsmVbatchedMembers {
+export function trsmVbatchedMembers(
+  r: Pick<TrsmRequest<DeviceArray>, 'side' | 'b'>, fa: MemberFields, fb: MemberFields, frame?: HostFrame, classFrame: HostFrame | undefined = frame,
+): TrsmVbatchedMembers {
   const dtype = deviceDtype(r.b);
   const left = r.side === 'left';
   const t = left ? fb.rows : fb.cols, nvec = left ? fb.cols : fb.rows;
-  const classing = classifyTrsm({ t, nvec });
+  const classing = classifyTrsm({ t, nvec }, classFrame);
   const tables = classing.order.length === 0 ? undefined : trsmMemberTables(classing, fa, fb, t, nvec, elementBytes(dtype), frame);
   return { side: r.side, dtype, fa, fb, t, nvec, classing, tables };
 }

@@ -16,6 +16,7 @@ import type { DType } from '../../../core/dtype.js';
 import type { MatrixView } from '../../../core/batch.js';
 import type { TrsmRequest } from '../../../core/ops.js';
 import type { TrsmTuning } from '../../model/tuning/index.js';
+import type { HostFrame } from '../common/host-scratch.js';
 import { NO_WORK, planClasses, type SizeClass } from '../common/vbatch.js';
 import { updateOf } from './blocks.js';
 import type { Span, TrsmForce, TrsmLeafShape, TrsmStep, TrsmVariant, TrsmVbatchedLeafParams } from './params.js';
@@ -64,15 +65,16 @@ export interface TrsmClassing {
   readonly large: readonly number[];
 }
 
-export function classifyTrsm(members: VbatchedTrsmProblem['members']): TrsmClassing {
+/** `frame`: the classing's arrays come from it (valid until it ends); absent, fresh arrays. */
+export function classifyTrsm(members: VbatchedTrsmProblem['members'], frame?: HostFrame): TrsmClassing {
   const { t, nvec } = members;
-  const { classes, order, place, large } = planClasses(memberSizes(t, nvec));
+  const { classes, order, place, large } = planClasses(memberSizes(t, nvec, frame), frame);
   return { classes: classes.map((c) => ({ ...c, nvecMax: largestOf(nvec, c.members) })), order, place, large };
 }
 
 /** Each member's size, its triangle's order (NO_WORK where it has no triangle or no vectors), the loop alone in a function. */
-function memberSizes(t: ArrayLike<number>, nvec: ArrayLike<number>): Int32Array {
-  const sizes = new Int32Array(t.length);
+function memberSizes(t: ArrayLike<number>, nvec: ArrayLike<number>, frame: HostFrame | undefined): Int32Array {
+  const sizes = frame === undefined ? new Int32Array(t.length) : frame.int32(t.length);
   for (let i = 0; i < t.length; i++) sizes[i] = t[i] === 0 || nvec[i] === 0 ? NO_WORK : t[i]!;
   return sizes;
 }

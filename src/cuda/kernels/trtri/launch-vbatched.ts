@@ -51,7 +51,8 @@ export function trtriVbatchedCuda(dev: GpuDevice, r: Request, opts: TrtriVbatche
   try {
     const fa = memberFields(r.a, frame);
     const tuning = opts.tuning ?? tuningFor(dev.info.arch, 'trtri');
-    const plan = planVbatchedTrtri({ dtype, uplo: r.uplo, diag: r.diag, n: fa.rows, sharedLimit: sharedLimit(dev) }, tuning, opts.force);
+    // The plan's arrays from the frame, unless onPlan may keep the plan beyond the call.
+    const plan = planVbatchedTrtri({ dtype, uplo: r.uplo, diag: r.diag, n: fa.rows, sharedLimit: sharedLimit(dev) }, tuning, opts.force, opts.onPlan === undefined ? frame : undefined);
     opts.onPlan?.(plan);
     if (plan.order.length > 0) runClasses(dev, dtype, r, fa, plan, opts, frame);
     if (plan.large.length > 0) driverSection(dev, () => largeMembers(dev, dtype, r, fa, plan.large, tuning, opts.force));

@@ -27,6 +27,7 @@
 import type { DType } from '../../../core/dtype.js';
 import type { Diag, Uplo } from '../../../core/enums.js';
 import type { TrtriTuning } from '../../model/tuning/index.js';
+import type { HostFrame } from '../common/host-scratch.js';
 import { planClasses, type SizeClass } from '../common/vbatch.js';
 import type { TrtriForce, TrtriSpan, TrtriStep, TrtriVbatchedLeafParams } from './params.js';
 import { leafLaunchShape, leafSize, trtriStepsByDepth } from './plan.js';
@@ -65,8 +66,9 @@ export interface VbatchedTrtriPlan {
   readonly large: readonly number[];
 }
 
-export function planVbatchedTrtri(p: VbatchedTrtriProblem, tuning: TrtriTuning, force: TrtriForce = {}): VbatchedTrtriPlan {
-  const { classes, order, place, large } = planClasses(p.n);
+/** `frame`: the plan's order and place come from it (valid until it ends); absent, fresh arrays. */
+export function planVbatchedTrtri(p: VbatchedTrtriProblem, tuning: TrtriTuning, force: TrtriForce = {}, frame?: HostFrame): VbatchedTrtriPlan {
+  const { classes, order, place, large } = planClasses(p.n, frame);
   const leafMax = force.leafMax ?? tuning.leafMax[p.dtype];
   let recursive = 0;
   const planned = classes.map((c): VbatchedTrtriClass => {
