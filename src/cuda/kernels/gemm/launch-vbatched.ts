@@ -144,7 +144,12 @@ export function gemmMemberTables(plan: VbatchedGemmPlan, a: MemberFields, b: Mem
   const members = plan.order.length, place = plan.place;
   const pointers = frame === undefined ? new BigInt64Array(members * GEMM_VBATCH_POINTERS) : frame.bigint64(members * GEMM_VBATCH_POINTERS);
   const ints = int32s(members * GEMM_VBATCH_INTS, frame);
-  const words = addressWords(pointers);
+  fillGemmTables(place, pointers, addressWords(pointers), ints, a, b, c, k, bytes);
+  return { pointers, ints };
+}
+
+/** gemmMemberTables' loop, alone in its function: code after a loop of 200,000 members has no type feedback when the loop is first optimised, and threw that code away on every call. */
+function fillGemmTables(place: Int32Array, pointers: BigInt64Array, words: Uint32Array, ints: Int32Array, a: MemberFields, b: MemberFields, c: MemberFields, k: Int32Array, bytes: number): void {
   // Batch order, each member's row written at its place: the fields are read in sequence.
   const m = c.rows, n = c.cols, lda = a.ld, ldb = b.ld, ldc = c.ld;
   for (let i = 0; i < place.length; i++) {
@@ -157,7 +162,6 @@ export function gemmMemberTables(plan: VbatchedGemmPlan, a: MemberFields, b: Mem
     ints[t] = m[i]!; ints[t + 1] = n[i]!; ints[t + 2] = k[i]!;
     ints[t + 3] = lda[i]!; ints[t + 4] = ldb[i]!; ints[t + 5] = ldc[i]!;
   }
-  return { pointers, ints };
 }
 
 /** A field of member i of a batch (a strided or list batch's shape is the batch's). */

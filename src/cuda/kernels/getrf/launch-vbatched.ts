@@ -153,8 +153,13 @@ function memberSizes(rows: Int32Array, cols: Int32Array, frame: HostFrame): Int3
 export function getrfMemberTables(plan: Pick<VbatchedGetrfPlan, 'order' | 'place'>, f: MemberFields, bytes: number, frame?: HostFrame): { pointers: BigInt64Array; ints: Int32Array } {
   const place = plan.place;
   const pointers = frame === undefined ? new BigInt64Array(plan.order.length) : frame.bigint64(plan.order.length);
-  const words = addressWords(pointers);
   const ints = int32s(plan.order.length * GETRF_VBATCH_INTS, frame);
+  fillGetrfTables(place, pointers, addressWords(pointers), ints, f, bytes);
+  return { pointers, ints };
+}
+
+/** getrfMemberTables' loop, alone in its function: code after a loop of 200,000 members has no type feedback when the loop is first optimised, and threw that code away on every call. */
+function fillGetrfTables(place: Int32Array, pointers: BigInt64Array, words: Uint32Array, ints: Int32Array, f: MemberFields, bytes: number): void {
   const rows = f.rows, cols = f.cols, ld = f.ld;
   for (let i = 0; i < place.length; i++) {
     const q = place[i]!;
@@ -163,7 +168,6 @@ export function getrfMemberTables(plan: Pick<VbatchedGetrfPlan, 'order' | 'place
     const o = q * GETRF_VBATCH_INTS;
     ints[o] = rows[i]!; ints[o + 1] = cols[i]!; ints[o + 2] = ld[i]!; ints[o + 3] = i;
   }
-  return { pointers, ints };
 }
 
 /** Members beyond the largest class: one group per distinct (rows, cols, ld), as the per-size path runs them. */

@@ -100,7 +100,12 @@ export function potrfMemberTables(plan: VbatchedPotrfPlan, a: MemberFields, byte
   const members = plan.order.length, place = plan.place;
   const pointers = frame === undefined ? new BigInt64Array(members) : frame.bigint64(members);
   const ints = int32s(members * POTRF_VBATCH_INTS, frame);
-  const words = addressWords(pointers);
+  fillPotrfTables(place, pointers, addressWords(pointers), ints, a, bytes);
+  return { pointers, ints };
+}
+
+/** potrfMemberTables' loop, alone in its function: code after a loop of 200,000 members has no type feedback when the loop is first optimised, and threw that code away on every call. */
+function fillPotrfTables(place: Int32Array, pointers: BigInt64Array, words: Uint32Array, ints: Int32Array, a: MemberFields, bytes: number): void {
   // Batch order, each member's row written at its place: the fields are read in sequence.
   const n = a.rows, ld = a.ld;
   for (let i = 0; i < place.length; i++) {
@@ -110,7 +115,6 @@ export function potrfMemberTables(plan: VbatchedPotrfPlan, a: MemberFields, byte
     const t = q * POTRF_VBATCH_INTS;
     ints[t] = n[i]!; ints[t + 1] = ld[i]!; ints[t + 2] = i;
   }
-  return { pointers, ints };
 }
 
 /** Members beyond the largest class: one group per distinct (order, ld), as the per-size path runs them. */

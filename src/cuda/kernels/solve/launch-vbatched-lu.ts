@@ -70,11 +70,17 @@ export function permuteLaunches(fb: MemberFields, kept: KeptMembers, dtype: DTyp
   const out: PermuteLaunch[] = [];
   for (const [first, end] of [[0, kept.small], [kept.small, kept.order.length]] as const) {
     if (end === first) continue;
-    let nMax = 0, nrhsMax = 0;
-    for (let q = first; q < end; q++) { const i = kept.order[q]!; nMax = Math.max(nMax, fb.rows[i]!); nrhsMax = Math.max(nrhsMax, fb.cols[i]!); }
+    const nMax = largestAt(fb.rows, kept.order, first, end), nrhsMax = largestAt(fb.cols, kept.order, first, end);
     out.push({ first, end, nMax, config: permuteConfig(end - first, nMax, nrhsMax, dtype, shared, 'b.rows', `a member of order ${nMax} is`) });
   }
   return out;
+}
+
+/** The largest values[order[q]] for q in [first, end), alone in its function (no code after the loop that never ran). */
+function largestAt(values: Int32Array, order: Int32Array, first: number, end: number): number {
+  let most = 0;
+  for (let q = first; q < end; q++) most = Math.max(most, values[order[q]!]!);
+  return most;
 }
 
 interface Pivots { readonly ipiv: DeviceArray; readonly pivotStride: number }

@@ -85,19 +85,37 @@ export interface KeptMembers {
 
 /** `frame`: the order comes from it (valid until it ends); absent, a fresh array. */
 export function keptMembers(fb: MemberFields, frame?: HostFrame): KeptMembers {
-  let small = 0, large = 0, elements = 0;
-  for (let i = 0; i < fb.count; i++) {
-    const size = fb.rows[i]! * fb.cols[i]!;
-    if (size === 0) continue;
-    if (fb.rows[i]! <= VBATCH_MAX) small++; else large++;
-    elements += size;
-  }
+  const counts = new Float64Array(3);
+  countKept(fb, counts);
+  const small = counts[0]!, large = counts[1]!, elements = counts[2]!;
   const order = int32s(small + large, frame);
-  for (let i = 0, s = 0, l = small; i < fb.count; i++) {
-    if (fb.rows[i]! * fb.cols[i]! === 0) continue;
-    if (fb.rows[i]! <= VBATCH_MAX) order[s++] = i; else order[l++] = i;
-  }
+  placeKept(fb, order, small);
   return { order, small, elements };
+}
+
+/*
+ * keptMembers' two passes, each alone in its function: code after a loop of 200,000 members has no
+ * type feedback when the loop is first optimised, and threw that code away on every call.
+ */
+
+/** counts := the members with work of order up to VBATCH_MAX, the larger ones, their elements. */
+function countKept(fb: MemberFields, counts: Float64Array): void {
+  const rows = fb.rows, cols = fb.cols;
+  for (let i = 0; i < fb.count; i++) {
+    const size = rows[i]! * cols[i]!;
+    if (size === 0) continue;
+    if (rows[i]! <= VBATCH_MAX) counts[0]++; else counts[1]++;
+    counts[2] += size;
+  }
+}
+
+/** The members with work into `order`: those of order up to VBATCH_MAX from 0, the larger from `small`. */
+function placeKept(fb: MemberFields, order: Int32Array, small: number): void {
+  const rows = fb.rows, cols = fb.cols;
+  for (let i = 0, s = 0, l = small; i < fb.count; i++) {
+    if (rows[i]! * cols[i]! === 0) continue;
+    if (rows[i]! <= VBATCH_MAX) order[s++] = i; else order[l++] = i;
+  }
 }
 
 /**

@@ -104,8 +104,13 @@ export function syrkMemberTables(
 ): { pointers: BigInt64Array; ints: Int32Array } {
   const members = plan.order.length, place = plan.place;
   const pointers = frame === undefined ? new BigInt64Array(members * SYRK_VBATCH_POINTERS) : frame.bigint64(members * SYRK_VBATCH_POINTERS);
-  const words = addressWords(pointers);
   const ints = int32s(members * SYRK_VBATCH_INTS, frame);
+  fillSyrkTables(place, pointers, addressWords(pointers), ints, fa, fc, k, bytes);
+  return { pointers, ints };
+}
+
+/** syrkMemberTables' loop, alone in its function: code after a loop of 200,000 members has no type feedback when the loop is first optimised, and threw that code away on every call. */
+function fillSyrkTables(place: Int32Array, pointers: BigInt64Array, words: Uint32Array, ints: Int32Array, fa: MemberFields, fc: MemberFields, k: ArrayLike<number>, bytes: number): void {
   const n = fc.rows, lda = fa.ld, ldc = fc.ld;
   for (let i = 0; i < place.length; i++) {
     const q = place[i]!;
@@ -115,7 +120,6 @@ export function syrkMemberTables(
     const o = q * SYRK_VBATCH_INTS;
     ints[o] = n[i]!; ints[o + 1] = k[i]!; ints[o + 2] = lda[i]!; ints[o + 3] = ldc[i]!;
   }
-  return { pointers, ints };
 }
 
 /** Fields of `count` blocks cut from `parent`'s members (the same arrays), to be filled by putBlock. */

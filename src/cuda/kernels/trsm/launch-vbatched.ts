@@ -155,8 +155,15 @@ export function trsmMemberTables(
 ): { pointers: BigInt64Array; ints: Int32Array } {
   const place = plan.place;
   const pointers = frame === undefined ? new BigInt64Array(plan.order.length * TRSM_VBATCH_POINTERS) : frame.bigint64(plan.order.length * TRSM_VBATCH_POINTERS);
-  const words = addressWords(pointers);
   const ints = int32s(plan.order.length * TRSM_VBATCH_INTS, frame);
+  fillTrsmTables(place, pointers, addressWords(pointers), ints, fa, fb, t, nvec, bytes);
+  return { pointers, ints };
+}
+
+/** trsmMemberTables' loop, alone in its function: code after a loop of 200,000 members has no type feedback when the loop is first optimised, and threw that code away on every call. */
+function fillTrsmTables(
+  place: Int32Array, pointers: BigInt64Array, words: Uint32Array, ints: Int32Array, fa: MemberFields, fb: MemberFields, t: ArrayLike<number>, nvec: ArrayLike<number>, bytes: number,
+): void {
   const lda = fa.ld, ldb = fb.ld;
   for (let i = 0; i < place.length; i++) {
     const q = place[i]!;
@@ -166,7 +173,6 @@ export function trsmMemberTables(
     const o = q * TRSM_VBATCH_INTS;
     ints[o] = t[i]!; ints[o + 1] = nvec[i]!; ints[o + 2] = lda[i]!; ints[o + 3] = ldb[i]!;
   }
-  return { pointers, ints };
 }
 
 /**
@@ -260,8 +266,17 @@ function updateEntries(
  * whose block is entries entry[m] * CUT_ENTRIES ... of `cuts`), cut from `parent`, in class order.
  */
 function cutFields(parent: MemberFields, kept: number, classMembers: Int32Array, entry: Int32Array, cuts: Int32Array, frame: HostFrame): MemberFields {
-  const rows = frame.int32(kept), cols = frame.int32(kept), ld = frame.int32(kept), slot = frame.int32(kept);
-  const offset = frame.float64(kept);
+  const fields = {
+    count: kept, rows: frame.int32(kept), cols: frame.int32(kept), ld: frame.int32(kept), offset: frame.float64(kept), slot: frame.int32(kept),
+    arrays: parent.arrays, baseLo: parent.baseLo, baseHi: parent.baseHi,
+  };
+  cutLoop(parent, classMembers, entry, cuts, fields);
+  return fields;
+}
+
+/** cutFields' loop, alone in its function: code after a loop of 200,000 members has no type feedback when the loop is first optimised, and threw that code away on every call. */
+function cutLoop(parent: MemberFields, classMembers: Int32Array, entry: Int32Array, cuts: Int32Array, out: MemberFields): void {
+  const rows = out.rows, cols = out.cols, ld = out.ld, slot = out.slot, offset = out.offset;
   const pld = parent.ld, poff = parent.offset, pslot = parent.slot;
   for (let m = 0, q = 0; m < classMembers.length; m++) {
     const e = entry[m]!;
@@ -271,5 +286,4 @@ function cutFields(parent: MemberFields, kept: number, classMembers: Int32Array,
     offset[q] = poff[i]! + cuts[k]! + cuts[k + 1]! * pld[i]!;
     q++;
   }
-  return { count: kept, rows, cols, ld, offset, slot, arrays: parent.arrays, baseLo: parent.baseLo, baseHi: parent.baseHi };
 }

@@ -185,8 +185,13 @@ function depthBlocks(uplo: Request['uplo'], n: Int32Array, classes: readonly Vba
  */
 export function trtriMemberTables(place: Int32Array, count: number, fa: MemberFields, bytes: number, frame?: HostFrame): { pointers: BigInt64Array; ints: Int32Array } {
   const pointers = frame === undefined ? new BigInt64Array(count * TRTRI_VBATCH_POINTERS) : frame.bigint64(count * TRTRI_VBATCH_POINTERS);
-  const words = addressWords(pointers);
   const ints = int32s(count * TRTRI_VBATCH_INTS, frame);
+  fillTrtriTables(place, pointers, addressWords(pointers), ints, fa, bytes);
+  return { pointers, ints };
+}
+
+/** trtriMemberTables' loop, alone in its function: code after a loop of 200,000 members has no type feedback when the loop is first optimised, and threw that code away on every call. */
+function fillTrtriTables(place: Int32Array, pointers: BigInt64Array, words: Uint32Array, ints: Int32Array, fa: MemberFields, bytes: number): void {
   const n = fa.rows, ld = fa.ld;
   for (let i = 0; i < place.length; i++) {
     const q = place[i]!;
@@ -195,7 +200,6 @@ export function trtriMemberTables(place: Int32Array, count: number, fa: MemberFi
     const o = q * TRTRI_VBATCH_INTS;
     ints[o] = n[i]!; ints[o + 1] = ld[i]!; ints[o + 2] = i;
   }
-  return { pointers, ints };
 }
 
 /** Members beyond the classes: the per-size path, grouped by (n, ld), info at their batch indices. */
