@@ -119,6 +119,28 @@ class TableCounter extends LaunchCounter {
   }
 }
 
+test('trsm updates: a class cut in batch order (a large share of the batch) and one cut member by member (a small share) make the same GEMM tables', () => {
+  // Class 48's members (one update each) alone, then followed by 200 members of order 1 (class 8,
+  // one leaf): the class is cut in batch order in the first batch, member by member in the second.
+  const tables = (tiny: number): { ints: Int32Array; pointers: BigInt64Array } => {
+    const dev = new TableCounter(H100);
+    const a = dev.alloc('float64', 30_000), b = dev.alloc('float64', 30_000);
+    const shapes = [[40, 2, 41, 40], [47, 3, 47, 48], [33, 1, 35, 33], [45, 2, 45, 46], ...Array.from({ length: tiny }, () => [1, 1, 1, 1])];
+    const req = {
+      ...LLNN, alpha: 2,
+      a: variable(shapes.map(([t, , ld], i) => ({ data: a, rows: t!, cols: t!, ld: ld!, offset: 2503 * Math.min(i, 4) + 7 * i + 1 }))),
+      b: variable(shapes.map(([t, nvec, , ld], i) => ({ data: b, rows: t!, cols: nvec!, ld: ld!, offset: 2477 * Math.min(i, 4) + 3 * i + 3 }))),
+    };
+    runRouted('trsm', dev, req, 'vbatched');
+    assert.equal(dev.ints.length, 2, 'the trsm tables and the update\'s gemm tables');
+    return { ints: dev.ints[1]!, pointers: dev.pointers[1]! };
+  };
+  const alone = tables(0), among = tables(200);
+  assert.ok(alone.ints.length > 0);
+  assert.deepEqual([...among.ints], [...alone.ints]);
+  assert.deepEqual([...among.pointers], [...alone.pointers]);
+});
+
 test('trsm tables: t, nvec, ldA, ldB per member in launch order (classes largest first, members by t descending)', () => {
   const dev = new TableCounter(H100);
   const shapes = [[5, 3, 6, 7], [40, 2, 41, 40], [8, 9, 8, 10], [0, 3, 1, 1], [45, 1, 45, 46]];   // t, nvec, ldA, ldB (side left: B t x nvec)
