@@ -216,17 +216,23 @@ function updateFields(
   const entry = frame.int32(classMembers.length);
   const kept = updateEntries(r, fb, classMembers, triangle, step, entry, shapes);
   if (kept === 0) return undefined;
-  // A class of many members is cut in batch order (see cutInBatchOrder), its blocks' rows from `rowOf`.
-  const rowOf = classMembers.length * BATCH_ORDER_SHARE >= where.place.length ? keptRows(entry, frame) : undefined;
   // The first shape is the first kept member's (a shape is added where a member first needs it).
   const first = 0;
   // Which of A and B each operand is cut from is the step's (the same for every shape).
-  const [a, b, c] = [0, 1, 2].map((w) => {
-    const cuts = new Int32Array(shapes.length * CUT_ENTRIES);
-    shapes.forEach((s, e) => { const x = s.cuts[w]!; cuts.set([x.r0, x.c0, x.rows, x.cols], e * CUT_ENTRIES); });
-    return cutFields(shapes[first]!.cuts[w]!.fromA ? fa : fb, kept, classMembers, entry, cuts, frame, rowOf === undefined ? undefined : { ...where, rowOf });
+  const parents = [0, 1, 2].map((w) => (shapes[first]!.cuts[w]!.fromA ? fa : fb));
+  const cuts = [0, 1, 2].map((w) => {
+    const table = new Int32Array(shapes.length * CUT_ENTRIES);
+    shapes.forEach((s, e) => { const x = s.cuts[w]!; table.set([x.r0, x.c0, x.rows, x.cols], e * CUT_ENTRIES); });
+    return table;
   });
-  return { scalars: shapes[first]!.scalars, a: a!, b: b!, c: c! };
+  const [a, b, c] = parents.map((p) => cutFieldsOf(p, kept, frame)) as [MemberFields, MemberFields, MemberFields];
+  // A class of many members is cut in batch order (see BATCH_ORDER_SHARE), the three operands in one pass.
+  if (classMembers.length * BATCH_ORDER_SHARE >= where.place.length) {
+    cutInBatchOrder(where, classMembers.length, keptRows(entry, frame), entry, [parents[0]!, parents[1]!, parents[2]!], [cuts[0]!, cuts[1]!, cuts[2]!], [a, b, c]);
+  } else {
+    for (let w = 0; w < 3; w++) cutLoop(parents[w]!, classMembers, entry, cuts[w]!, [a, b, c][w]!);
+  }
+  return { scalars: shapes[first]!.scalars, a, b, c };
 }
 
 /**
@@ -265,20 +271,14 @@ function updateEntries(
 }
 
 /**
- * One operand's blocks of the members that update (`entry[m]` >= 0: member classMembers[m]'s shape,
- * whose block is entries entry[m] * CUT_ENTRIES ... of `cuts`), cut from `parent`, in class order.
+ * The fields of one operand's `kept` blocks cut from `parent`'s members (cutLoop or cutInBatchOrder
+ * fills them): the members that update, in class order.
  */
-function cutFields(
-  parent: MemberFields, kept: number, classMembers: Int32Array, entry: Int32Array, cuts: Int32Array, frame: HostFrame,
-  inBatchOrder?: ClassPlace & { readonly rowOf: Int32Array },
-): MemberFields {
-  const fields = {
+function cutFieldsOf(parent: MemberFields, kept: number, frame: HostFrame): MemberFields {
+  return {
     count: kept, rows: frame.int32(kept), cols: frame.int32(kept), ld: frame.int32(kept), offset: frame.float64(kept), slot: frame.int32(kept),
     arrays: parent.arrays, baseLo: parent.baseLo, baseHi: parent.baseHi,
   };
-  if (inBatchOrder === undefined) cutLoop(parent, classMembers, entry, cuts, fields);
-  else cutInBatchOrder(parent, inBatchOrder, classMembers.length, entry, cuts, fields);
-  return fields;
 }
 
 /** Where a class's members are in its plan's launch order: member i at place[i] - start (from 0 to its count). */
@@ -303,27 +303,41 @@ function keptRows(entry: Int32Array, frame: HostFrame): Int32Array {
 }
 
 /**
- * cutLoop's fields written in batch order: each member of the class (its class position
- * place[i] - start) that updates writes its row rowOf[position], so that the parent's fields are
- * read in sequence and only the class-sized arrays are reached at random.
+ * cutLoop's fields of the three operands written in batch order: each member of the class (its
+ * class position place[i] - start) that updates writes its row rowOf[position] of each, so that
+ * the parents' fields are read in sequence and only the class-sized arrays are reached at random.
  */
 function cutInBatchOrder(
-  parent: MemberFields, at: ClassPlace & { readonly rowOf: Int32Array }, n: number, entry: Int32Array, cuts: Int32Array, out: MemberFields,
+  at: ClassPlace, n: number, rowOf: Int32Array, entry: Int32Array,
+  parents: readonly [MemberFields, MemberFields, MemberFields], cuts: readonly [Int32Array, Int32Array, Int32Array], outs: readonly [MemberFields, MemberFields, MemberFields],
 ): void {
-  const rows = out.rows, cols = out.cols, ld = out.ld, slot = out.slot, offset = out.offset;
-  const pld = parent.ld, poff = parent.offset, pslot = parent.slot, place = at.place, start = at.start, rowOf = at.rowOf;
+  const place = at.place, start = at.start;
+  const [p0, p1, p2] = parents, [c0, c1, c2] = cuts, [o0, o1, o2] = outs;
   for (let i = 0; i < place.length; i++) {
     const m = place[i]! - start;
     if (m < 0 || m >= n) continue;
     const q = rowOf[m]!;
     if (q < 0) continue;
     const k = entry[m]! * CUT_ENTRIES;
-    rows[q] = cuts[k + 2]!; cols[q] = cuts[k + 3]!; ld[q] = pld[i]!; slot[q] = pslot[i]!;
-    offset[q] = poff[i]! + cuts[k]! + cuts[k + 1]! * pld[i]!;
+    cutRow(p0, i, c0, k, o0, q);
+    cutRow(p1, i, c1, k, o1, q);
+    cutRow(p2, i, c2, k, o2, q);
   }
 }
 
-/** cutFields' loop, alone in its function: code after a loop of 200,000 members has no type feedback when the loop is first optimised, and threw that code away on every call. */
+/** Row q of `out` := member i of `parent` cut by entries k ... of `cuts` (r0, c0, rows, cols). */
+function cutRow(parent: MemberFields, i: number, cuts: Int32Array, k: number, out: MemberFields, q: number): void {
+  const ld = parent.ld[i]!;
+  out.rows[q] = cuts[k + 2]!; out.cols[q] = cuts[k + 3]!; out.ld[q] = ld; out.slot[q] = parent.slot[i]!;
+  out.offset[q] = parent.offset[i]! + cuts[k]! + cuts[k + 1]! * ld;
+}
+
+/**
+ * One operand's blocks of the members that update (`entry[m]` >= 0: member classMembers[m]'s shape,
+ * whose block is entries entry[m] * CUT_ENTRIES ... of `cuts`), cut from `parent`, in class order.
+ * Alone in its function: code after a loop of 200,000 members has no type feedback when the loop
+ * is first optimised, and threw that code away on every call.
+ */
 function cutLoop(parent: MemberFields, classMembers: Int32Array, entry: Int32Array, cuts: Int32Array, out: MemberFields): void {
   const rows = out.rows, cols = out.cols, ld = out.ld, slot = out.slot, offset = out.offset;
   const pld = parent.ld, poff = parent.offset, pslot = parent.slot;
