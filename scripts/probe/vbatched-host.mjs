@@ -50,9 +50,9 @@ const ops = rest.length > 0 ? rest : VBATCHED_OPS;
 /** Profile functions by stage (the first pattern that matches a function's name wins). */
 const STAGES = [
   ['read', /^(readMembers|memberFields|memberShapes|int32s)$/],
-  ['classify', /^(planClasses|countSizes|placeMembers|memberSizes|classPathPays|classifyTrsm|keptMembers|sizeClass|severalShapes|getrfMemberSize|gemmMemberSize)$/],
+  ['classify', /^(planClasses|countSizes|placeMembers|memberSizes|classPathPays|classifyTrsm|keptMembers|countKept|placeKept|sizeClass|severalShapes|getrfMemberSize|gemmMemberSize)$/],
   ['tables', /(MemberTables|^putAddress$|^solveTables$|^addressWords$|^memberAddresses$|^fillTables|Tables$)/],
-  ['trsm updates', /^(updateFields|updateEntries|cutFields)$/],
+  ['trsm updates', /^(updateFields|updateEntries|cutFieldsOf|cutLoop|cutInBatchOrder|cutRow|keptRows)$/],
   ['plan', /^(plan|gemmClass|potrfClass|getrfClass|trsmClass|vmma|bandFor|mmaConfigFor)/],
   ['gc', /^\(garbage collector\)$/],
 ];
