@@ -36,6 +36,7 @@ export interface StoragePlace {
   readonly elem: number;
 }
 
+/** Where `s`'s bytes lie (its buffer, first byte and element size): what overlap checks compare. */
 export function storagePlace(s: Storage | IntStorage): StoragePlace {
   if (isDeviceStorage(s)) return { key: s, base: 0, elem: storageInfo(s.dtype)?.bytes ?? 8 };
   return { key: s.buffer, base: s.byteOffset, elem: s.BYTES_PER_ELEMENT };
