@@ -1,14 +1,12 @@
 // A call's host time through the API (ctx.gemm), steady state: 10,000 calls of one request after 200
-// untimed, each timed alone by performance.now (the median), with V8's sampling profiler on (25 us) over
-// them; the profile goes to $OUT/prof/<dtype>-<n>-<count>.cpuprofile (or ./prof without OUT) for a
+// untimed, each timed alone by performance.now (the median). Run under V8's sampling profiler (node's
+// --cpu-prof at 25 us, as below), it leaves one profile of the whole run (every case) in ./prof, for a
 // look at where the time goes. Also one call timed by CUDA events, the API against the route's
 // function (vendor/gemm.ts cublasGemm) called directly. Cases: float64 128 x 682 and 128 x 64 and
 // complex128 96 x 32 (cuBLAS's route on an H200) and float64 16 x 64 (own kernel).
 // (scripts/probe/vendor-route-cost.mjs times each way after 200 calls: its first ways still include
 // V8's warm-up, scripts/probe/api-warmup-order.mjs.)
-//   MYRIAD_QUICK_FIRST=0 node scripts/probe/api-host-time.mjs
-import * as inspector from 'node:inspector/promises';
-import { writeFileSync, mkdirSync } from 'node:fs';
+//   MYRIAD_QUICK_FIRST=0 node --cpu-prof --cpu-prof-interval 25 --cpu-prof-dir prof scripts/probe/api-host-time.mjs
 import { open, strided } from '../../dist/src/index.js';
 import { Random, randomMatrices } from '../../dist/src/bench/data.js';
 import { cublasGemm } from '../../dist/src/cuda/vendor/gemm.js';
@@ -17,10 +15,6 @@ const dev = ctx.deviceBackend.device;
 const rng = new Random(3);
 const median = (xs) => { const s = [...xs].sort((x, y) => x - y); return s[s.length >> 1]; };
 const eventMs = (f) => { for (let i = 0; i < 3; i++) f(); const ms = []; for (let r = 0; r < 9; r++) ms.push(ctx.time(f)); return median(ms); };
-const out = `${process.env.OUT ?? '.'}/prof`; mkdirSync(out, { recursive: true });
-const profiler = new inspector.Session(); profiler.connect();
-await profiler.post('Profiler.enable');
-await profiler.post('Profiler.setSamplingInterval', { interval: 25 });
 const cases = [{ dtype: 'float64', real: 'float64', n: 128, count: 682 }, { dtype: 'float64', real: 'float64', n: 128, count: 64 }, { dtype: 'complex128', real: 'float64', n: 96, count: 32 }, { dtype: 'float64', real: 'float64', n: 16, count: 64 }];
 for (const c of cases) {
   const complex = c.dtype.startsWith('complex'); const n = c.n;
@@ -34,12 +28,9 @@ for (const c of cases) {
   const label = `${c.dtype} ${n} x ${c.count} route ${ctx.lastRoute?.route}`;
   let line = `${label}: event ms api ${eventMs(api).toFixed(4)}`;
   if (!complex) { const rr = { ...request, a: strided(a, { rows: n, cols: n, count: c.count }), b: strided(b, { rows: n, cols: n, count: c.count }), c: strided(d, { rows: n, cols: n, count: c.count }) }; line += ` route-fn ${eventMs(() => cublasGemm(dev, rr)).toFixed(4)}`; }
-  // host time per call, steady state, with a profile
-  await profiler.post('Profiler.start');
+  // host time per call, steady state
   const each = [];
   for (let k = 0; k < 40; k++) { for (let i = 0; i < 250; i++) { const t = performance.now(); api(); each.push(performance.now() - t); } dev.synchronize(); }
-  const { profile } = await profiler.post('Profiler.stop');
-  writeFileSync(`${out}/${c.dtype}-${n}-${c.count}.cpuprofile`, JSON.stringify(profile));
   console.log(`${line}; host us/call median ${(median(each) * 1000).toFixed(1)}`);
   for (const x of [a, b, d]) x.dispose?.();
 }
