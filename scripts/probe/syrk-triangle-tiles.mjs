@@ -13,6 +13,7 @@ import { gemmCuda } from '../../dist/src/cuda/kernels/gemm/index.js';
 import { Cublas } from '../../dist/src/cuda/baselines/index.js';
 import { gpuBenchBatch } from '../../dist/src/core/bench-batch.js';
 import { randomMatrices, Random } from '../../dist/src/bench/data.js';
+import { mmaShapeTag, parseMmaShapes } from './mma-shapes.mjs';
 
 const sizes = (process.argv[2] ?? '40,48,56,64,96,128').split(',').map(Number);
 const dtype = process.argv[3] ?? 'float64';
@@ -28,16 +29,9 @@ const SHAPES = [
   { bm: 64, bn: 64, bk: 16, wm: 2, wn: 2, stages: 3 },
   { bm: 64, bn: 64, bk: 8, wm: 2, wn: 2, stages: 4 },
 ];
-// SHAPES=32x32x8w2x2s6,32x32x8w2x2s4d,... replaces the list (d: fragments double-buffered, bN: N blocks an SM asked of ptxas).
-if (process.env.SHAPES) {
-  SHAPES.length = 0;
-  for (const t of process.env.SHAPES.split(',')) {
-    const m = /^(\d+)x(\d+)x(\d+)w(\d+)x(\d+)s(\d+)(d?)(?:b(\d+))?$/.exec(t);
-    if (!m) throw new Error(`bad shape ${t}`);
-    SHAPES.push({ bm: +m[1], bn: +m[2], bk: +m[3], wm: +m[4], wn: +m[5], stages: +m[6], ...(m[7] ? { doubleBuffer: true } : {}), ...(m[8] ? { minBlocks: +m[8] } : {}) });
-  }
-}
-const tag = (s) => `${s.bm}x${s.bn}x${s.bk} w${s.wm}x${s.wn} s${s.stages}${s.doubleBuffer ? ' d' : ''}${s.minBlocks ? ` b${s.minBlocks}` : ''}`;
+// SHAPES=32x32x8w2x2s6,32x32x8w2x2s4d,... replaces the list (mma-shapes.mjs).
+if (process.env.SHAPES) SHAPES.splice(0, SHAPES.length, ...parseMmaShapes(process.env.SHAPES));
+const tag = mmaShapeTag;
 const ctx = await open({ backend: 'cuda' });
 const dev = ctx.deviceBackend.device;
 const blas = new Cublas(dev);

@@ -13,6 +13,8 @@ import { gemmCuda } from '../../dist/src/cuda/kernels/gemm/index.js';
 import { Cublas } from '../../dist/src/cuda/baselines/index.js';
 import { gpuBenchBatch } from '../../dist/src/core/bench-batch.js';
 import { randomMatrices, Random } from '../../dist/src/bench/data.js';
+import { tuningFor } from '../../dist/src/cuda/model/tuning/index.js';
+import { mmaShapeTag, parseMmaShapes } from './mma-shapes.mjs';
 
 const sizes = (process.argv[2] ?? '32,48,64,96,128,192,256,384,512').split(',').map(Number);
 const transA = process.env.TRANS === 'T' ? 'T' : 'N';
@@ -42,18 +44,16 @@ const TILED_SHAPES = [
   { bm: 128, bn: 64, bk: 8, tm: 8, tn: 8 },
   { bm: 128, bn: 128, bk: 8, tm: 8, tn: 8 },
 ];
-const tag = (s) => (s.tm === undefined ? `${s.bm}x${s.bn}x${s.bk} w${s.wm}x${s.wn} s${s.stages}${s.doubleBuffer ? " d" : ""}${s.minBlocks ? ` b${s.minBlocks}` : ""}` : `${s.bm}x${s.bn}x${s.bk} t${s.tm}x${s.tn}`);
-// SHAPES=table: only the sm_90 table's (model/tuning/trsm-sm_90.ts).
-const TABLE = { mma: ['32x32x16 w2x2 s3', '32x64x16 w2x2 s3', '64x64x16 w2x2 s4'], tiled: ['32x32x16 t4x4', '64x64x16 t8x8', '64x128x8 t8x8'] };
+const tag = (s) => (s.tm === undefined ? mmaShapeTag(s) : `${s.bm}x${s.bn}x${s.bk} t${s.tm}x${s.tn}`);
+// SHAPES=table: only the card's table's (model/tuning/trsm-sm_90.ts, both ops' bands);
+// SHAPES=32x32x8w2x2s4,...: these mma shapes instead (mma-shapes.mjs).
 const ALL_SHAPES = variant === 'mma' ? MMA_SHAPES : TILED_SHAPES;
-// SHAPES=32x32x8w2x2s4,...: these mma shapes instead (d: fragments double-buffered, bN: N blocks an SM asked of ptxas).
-const listed = (text) => text.split(',').map((t) => {
-  const m = /^(\d+)x(\d+)x(\d+)w(\d+)x(\d+)s(\d+)(d?)(?:b(\d+))?$/.exec(t);
-  if (!m) throw new Error(`bad shape ${t}`);
-  return { bm: +m[1], bn: +m[2], bk: +m[3], wm: +m[4], wn: +m[5], stages: +m[6], ...(m[7] ? { doubleBuffer: true } : {}), ...(m[8] ? { minBlocks: +m[8] } : {}) };
-});
-const SHAPES = process.env.SHAPES === 'table' ? ALL_SHAPES.filter((s) => TABLE[variant].includes(tag(s)))
-  : process.env.SHAPES ? listed(process.env.SHAPES) : ALL_SHAPES;
+const tableTiles = tuningFor('sm_90', 'trsm').trmmProduct?.[dtype === 'float64' ? 'double' : 'single']?.tiles;
+const tableShapes = () => {
+  const configs = [...(tableTiles?.N ?? []), ...(tableTiles?.T ?? [])].map((b) => b.config);
+  return configs.filter((c, i) => configs.findIndex((d) => tag(d) === tag(c)) === i);
+};
+const SHAPES = process.env.SHAPES === 'table' ? tableShapes() : process.env.SHAPES ? parseMmaShapes(process.env.SHAPES) : ALL_SHAPES;
 const ctx = await open({ backend: 'cuda' });
 const dev = ctx.deviceBackend.device;
 const blas = new Cublas(dev);
