@@ -73,7 +73,7 @@ export function skipAllowed(path: string, reason: string, gpus: number, table: r
  */
 export const TYPICAL_SECONDS: ReadonlyMap<string, number> = new Map([
   ['gesvd-bidiag', 415], ['trmm-leaf', 345], ['factor-blocked-getrf-a', 269], ['factor-spread-getrf-b', 234],
-  ['factor-batches', 233], ['tridiag', 199], ['trsm', 176], ['jacobi-block-gesvd', 171], ['factor-blocked-getrf-b', 165],
+  ['factor-batches', 280], ['tridiag', 199], ['trsm', 176], ['jacobi-block-gesvd', 171], ['factor-blocked-getrf-b', 165],
   ['tridiag-split-resume', 163], ['factor-large-potrf', 156], ['zgesvd-large', 152], ['factor-spread-getrf-a', 144],
   ['contracts', 138], ['zvbatched', 137], ['trmm-product', 136], ['tridiag-split', 133], ['jacobi-block', 126],
   ['ztrsm', 122], ['tsm2', 116], ['zheev-large', 111], ['qr-blocked', 106], ['zgetrf', 101], ['poti', 95], ['large', 91],

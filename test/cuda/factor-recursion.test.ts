@@ -83,7 +83,7 @@ test('the added kernels: pure, every parameter changes the source, and they comp
 const GETRF_T = tuningFor('sm_90', 'getrf').recursion;
 
 test('the recursive LU applies from minN, or minNFew with fewer matrices than SMs, or minNMany with more; force overrides', () => {
-  const { minNMany: _tableMany, ...withoutMany } = GETRF_T;
+  const { minNMany: _tableMany, mid: _tableMid, ...withoutMany } = GETRF_T;
   const t = { ...withoutMany, minN: { float64: 512, float32: 1024 }, minNFew: { float64: 256, float32: 256 } };
   const d = 'float64';
   assert.equal(getrfRecursive(d, 512, 512, 10_000, 132, t), true);
@@ -94,20 +94,36 @@ test('the recursive LU applies from minN, or minNFew with fewer matrices than SM
   assert.equal(getrfRecursive(d, 300, 300, 132, 132, many), true);
   assert.equal(getrfRecursive(d, 299, 299, 500, 132, many), false);
   assert.equal(getrfRecursive(d, 256, 256, 4, 132, many), true, 'few: minNFew still');
+  const mid = { ...many, mid: { minN: { float64: 65, float32: 129 }, perSm: 6 } };
+  assert.equal(getrfRecursive(d, 65, 65, 792, 132, mid), true, 'mid: from minN with perSm matrices an SM');
+  assert.equal(getrfRecursive(d, 100, 65, 792, 132, mid), true, 'mid: by max(rows, cols)');
+  assert.equal(getrfRecursive(d, 65, 65, 791, 132, mid), false, 'mid: fewer matrices an SM');
+  assert.equal(getrfRecursive(d, 64, 64, 100_000, 132, mid), false, 'mid: below its minN');
+  assert.equal(getrfRecursive('float32', 128, 128, 100_000, 132, mid), false, 'mid: per dtype');
+  assert.equal(getrfRecursive('float32', 129, 129, 1_000, 132, mid), true);
+  assert.equal(getrfRecursive(d, 299, 299, 791, 132, mid), false, 'mid below perSm: minNMany');
+  assert.equal(getrfRecursive(d, 96, 96, 10_000, 132, mid, false), false, 'force overrides mid');
   assert.equal(getrfRecursive(d, 100, 600, 1000, 132, t), true, 'by max(rows, cols)');
   assert.equal(getrfRecursive(d, 255, 255, 1, 132, t), false);
   assert.equal(getrfRecursive(d, 40, 40, 1, 132, t, true), true);
   assert.equal(getrfRecursive(d, 0, 40, 1, 132, t, true), false, 'nothing to factor');
   assert.equal(getrfRecursive(d, 4096, 4096, 1, 132, t, false), false);
-  // The table (factor-sm_90.ts): from 2560, or 1024 for fewer matrices than SMs, or 256 for as many or more, both dtypes.
+  // The table (factor-sm_90.ts): from 2560, or 1024 for fewer matrices than SMs, or 256 for as many or more, both dtypes ...
   assert.equal(getrfRecursive(d, 4096, 4096, 1, 132, GETRF_T), true);
   assert.equal(getrfRecursive(d, 2048, 2048, 1, 132, GETRF_T), true);
   assert.equal(getrfRecursive(d, 1023, 1023, 1, 132, GETRF_T), false);
   assert.equal(getrfRecursive(d, 2048, 2048, 500, 132, GETRF_T), true);
   assert.equal(getrfRecursive(d, 256, 256, 132, 132, GETRF_T), true);
-  assert.equal(getrfRecursive(d, 255, 255, 10_000, 132, GETRF_T), false);
+  assert.equal(getrfRecursive(d, 255, 255, 791, 132, GETRF_T), false);
   assert.equal(getrfRecursive(d, 512, 512, 131, 132, GETRF_T), false, 'fewer than SMs: the per-matrix kernel to 1023');
   assert.equal(getrfRecursive('float32', 8192, 8192, 1, 132, GETRF_T), true);
+  // ... and batches of 6 matrices an SM from 65 (float64) and 129 (float32).
+  assert.equal(getrfRecursive(d, 96, 96, 7281, 132, GETRF_T), true);
+  assert.equal(getrfRecursive(d, 65, 65, 792, 132, GETRF_T), true);
+  assert.equal(getrfRecursive(d, 128, 128, 791, 132, GETRF_T), false);
+  assert.equal(getrfRecursive(d, 64, 64, 16_384, 132, GETRF_T), false, 'the register design to 64');
+  assert.equal(getrfRecursive('float32', 128, 128, 8192, 132, GETRF_T), false, 'float32: the register design to 128');
+  assert.equal(getrfRecursive('float32', 160, 160, 5242, 132, GETRF_T), true);
   assert.equal(getrfRecursive('float32', 1000, 1000, 1, 132, GETRF_T), false);
 });
 

@@ -15,7 +15,7 @@ import { strided } from '../../src/core/batch.js';
 import { cpuGemm } from '../../src/cpu/gemm.js';
 import { getrfMatrix } from '../../src/cpu/lapack/index.js';
 import { cpuTrsm } from '../../src/cpu/trsm.js';
-import { getrfBlocked, getrfBlockedSteps, getrfCuda, getrfPanelWidth, getrfSpreadSource, getrfSwapsSource, getrfWideSource, SPREAD_THREADS, SPREAD_WIDTH, spreadShape, spreadSharedBytes, tallShape, wideSharedBytes, wideSubBlock, type GetrfBlockedStep } from '../../src/cuda/kernels/getrf/index.js';
+import { getrfBlocked, getrfBlockedSteps, getrfCuda, getrfPanelWidth, getrfSpreadSource, getrfWideLeaf, getrfSwapsSource, getrfWideSource, SPREAD_THREADS, SPREAD_WIDTH, spreadShape, spreadSharedBytes, tallShape, wideSharedBytes, wideSubBlock, type GetrfBlockedStep } from '../../src/cuda/kernels/getrf/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import { CudaError } from '../../src/cuda/runtime/errors.js';
 import type { Kernel, KernelSource } from '../../src/cuda/runtime/types.js';
@@ -183,6 +183,14 @@ test('when the blocked driver applies, its panel width and lookahead: the table,
   assert.equal(getrfPanelWidth('float64', 50, 100, 2, t), 256, 'two or more: the batch table');
   assert.equal(getrfPanelWidth('float32', 50, 100, 1, t), 96, 'per dtype');
   assert.equal(getrfPanelWidth('float32', 50, 100, 3, t), 128);
+  // A batch band's wideLeaf replaces the table's for its batches only.
+  const leafBands = { float64: [{ maxN: 256, nb: 128, wideLeaf: 0 }, { maxN: Infinity, nb: 64 }], float32: [{ maxN: Infinity, nb: 64, wideLeaf: 32 }] };
+  const tl = { ...T.blocked, panelBatch: leafBands, wideLeaf: { float64: 64, float32: 64 } };
+  assert.equal(getrfWideLeaf('float64', 96, 96, 2, tl), 0, "the batch band's");
+  assert.equal(getrfWideLeaf('float64', 96, 256, 7000, tl), 0, 'by max(rows, cols)');
+  assert.equal(getrfWideLeaf('float64', 257, 257, 7000, tl), 64, "a band without one: the table's");
+  assert.equal(getrfWideLeaf('float64', 96, 96, 1, tl), 64, "one matrix: the table's");
+  assert.equal(getrfWideLeaf('float32', 96, 96, 3, tl), 32, 'per dtype');
 });
 
 class LaunchCounter extends FakeDevice {
@@ -239,6 +247,26 @@ test('on a device: fewer launches than the recursion, one interchange launch a p
     assert.throws(() => run({ recursive: true, panels: true, panelWidth: 48 }), /panelWidth/);
     assert.throws(() => run({ recursive: true, panels: true, wideLeaf: 65 }), /wideLeaf/);
   }
+});
+
+test('a batch of mid-size matrices: one panel of 128 with tall leaves from the batch band (float64 96), wide leaves of 32 (float32 160)', () => {
+  const dev = new LaunchCounter(0, []);
+  const run = (dtype: 'float64' | 'float32', n: number, count: number): Map<string, number> => {
+    const a = strided(dev.alloc(dtype, n * n * count), { rows: n, count });
+    const ipiv = dev.alloc('int32', n * count), info = dev.alloc('int32', count);
+    dev.launches = 0; dev.names.clear();
+    getrfCuda(dev, { a, ipiv, pivotStride: n, info });
+    return new Map(dev.names);
+  };
+  const f64 = run('float64', 96, 6 * dev.info.smCount);
+  assert.ok(f64.get('getrf_tall_d_st')! >= 96 / 16, `tall leaves of at most 16 columns: ${JSON.stringify([...f64])}`);
+  assert.ok(![...f64.keys()].some((k) => k.startsWith('getrf_wide') || k.startsWith('getrf_reg')), 'no wide leaf, no register kernel');
+  assert.equal(f64.get('getrf_swaps_d_st'), (f64.get('getrf_tall_d_st')! - 1) * 2, 'one panel: the recursion\'s swaps alone (two a split), no interchange after it');
+  assert.equal(f64.get('getrf_tall_d_st'), 6, 'leaves of 16');
+  const few = run('float64', 96, 6 * dev.info.smCount - 1);
+  assert.deepEqual([...few.keys()].filter((k) => k.startsWith('getrf_reg')).length, 1, `fewer than 6 an SM: the register design (${JSON.stringify([...few])})`);
+  const f32 = run('float32', 160, 6 * dev.info.smCount);
+  assert.equal(f32.get('getrf_wide_s_w32_st'), 5, `a wide leaf a 32 columns: ${JSON.stringify([...f32])}`);
 });
 
 test('the blocked driver\'s leaves take the blocked table\'s register sub-block, not the recursion\'s; force.tallWidest overrides', () => {

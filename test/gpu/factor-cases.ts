@@ -19,7 +19,7 @@ import { allocate, DTYPE_EPS, type DType, type FloatArray } from '../../src/core
 import type { Uplo } from '../../src/core/enums.js';
 import { counts } from '../../src/core/counts.js';
 import { cpuGesv, cpuGetrf, cpuGetrs, cpuPosv, cpuPotrf, cpuPotrs } from '../../src/cpu/lapack/index.js';
-import { getrfCuda, type GetrfOptions, type GetrfVariant } from '../../src/cuda/kernels/getrf/index.js';
+import { getrfCuda, getrfRecursive, type GetrfOptions, type GetrfVariant } from '../../src/cuda/kernels/getrf/index.js';
 import { potrfCuda, potrfRecursive, type PotrfOptions, type PotrfVariant } from '../../src/cuda/kernels/potrf/index.js';
 import { gesvCuda, getrsCuda, posvCuda, potrsCuda } from '../../src/cuda/kernels/solve/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
@@ -733,6 +733,24 @@ partTest('batches', 'batches of SMs or more at n >= 256 (the blocked drivers by 
   checkGetrf(dev, rng, 'float32', 400, 400, count, luMix, true);
 });
 
+// Batches of 6 matrices an SM or more of mid sizes (float64 from 65, float32 from 129) take the LU
+// over the whole batch (getrf's table, recursion.mid: one panel of 128 with tall leaves in float64,
+// panels of 64 with wide leaves of 32 in float32): the default plan, mixed with failing matrices,
+// against the CPU; gesv through it.
+partTest('batches', 'batches of 6 matrices an SM at mid sizes (the LU over the whole batch by default): failures, against the CPU', { skip, timeout: 600_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(17);
+  const t = tuningFor(dev.info.arch, 'getrf').recursion;
+  const count = 6 * dev.info.smCount + 1;
+  const luMix = (i: number): Kind => (i % 97 === 7 ? 'singular' : i % 89 === 3 ? 'nan' : 'general');
+  for (const [dtype, n] of [['float64', 65], ['float64', 96], ['float64', 200], ['float32', 160]] as const) {
+    assert.ok(getrfRecursive(dtype, n, n, count, dev.info.smCount, t), `${dtype} ${n} x ${count} takes the LU over the batch`);
+    checkGetrf(dev, rng, dtype, n, n, count, luMix, dtype === 'float32');
+  }
+  // (no NaN here: checkSolve judges every solved system by its residual)
+  checkSolve(dev, rng, 'float64', 'gesv', 96, 1, 'lower', (i) => (i % 97 === 7 ? 'singular' : 'general'), count);
+});
+
 partTest('batches', 'batches of 70000 matrices (beyond a 65535 grid dimension)', { skip }, () => {
   const dev = gpu();
   const rng = new Rng(4);
@@ -741,8 +759,10 @@ partTest('batches', 'batches of 70000 matrices (beyond a 65535 grid dimension)',
 });
 
 /** posv / gesv / potrs / getrs on one layout, against the CPU and by residuals. */
-function checkSolve(dev: GpuDevice, rng: Rng, dtype: DType, op: 'posv' | 'gesv' | 'potrs' | 'getrsN' | 'getrsT', n: number, nrhs: number, uplo: Uplo, kinds: (i: number) => Kind): void {
-  const count = n > 64 ? 4 : 24;
+function checkSolve(
+  dev: GpuDevice, rng: Rng, dtype: DType, op: 'posv' | 'gesv' | 'potrs' | 'getrsN' | 'getrsT', n: number, nrhs: number, uplo: Uplo, kinds: (i: number) => Kind,
+  count = n > 64 ? 4 : 24,
+): void {
   const la = layout(n, count), lb = layout(n, count, nrhs);
   const a = hostBuffer(rng, dtype, la), b = hostBuffer(rng, dtype, lb);
   const chol = op === 'posv' || op === 'potrs';

@@ -28,7 +28,7 @@ import { getrfTallSource } from './generate-tall.js';
 import { getrfSpreadSource, SPREAD_THREADS, SPREAD_WIDTH, spreadSharedBytes, spreadSlotReals, spreadSyncInts } from './generate-spread.js';
 import { getrfWideSource, WIDE_MAX, wideSubBlock } from './generate-wide.js';
 import type { GetrfForce, GetrfSpreadParams, GetrfTallParams, GetrfWideParams } from './params.js';
-import { getrfBlocked, getrfBlockedSteps, getrfPanelWidth, getrfRecursionSteps, getrfRecursive, planGetrf, spreadShape, tallShape, type SpreadDevice, type SpreadShape, type TallShape } from './plan.js';
+import { getrfBlocked, getrfBlockedSteps, getrfPanelWidth, getrfRecursionSteps, getrfWideLeaf, getrfRecursive, planGetrf, spreadShape, tallShape, type SpreadDevice, type SpreadShape, type TallShape } from './plan.js';
 
 export type GetrfOptions = FamilyOptions<GetrfForce, GetrfTuning>;
 
@@ -205,7 +205,7 @@ function getrfPanels(
   zeroInfo(dev, info, null, count);
   const widest = force.tallWidest ?? tuning.blocked.widest[dtype];
   const shape = (rows: number): TallShape => tallShape(dtype, rows, tuning.recursion, widest);
-  const wide = force.wideLeaf ?? tuning.blocked.wideLeaf[dtype];
+  const wide = force.wideLeaf ?? getrfWideLeaf(dtype, m, n, count, tuning.blocked);
   if (!(Number.isInteger(wide) && wide >= 0 && wide <= WIDE_MAX)) throw new MyriadError('INVALID_ARGUMENT', `getrf's wide leaf must be 0 ... ${WIDE_MAX} columns, got ${wide}`, 'wideLeaf');
   const go = largeLaunches(dev, dtype, a, ipiv, pivotStride, info, count, shape);
   // Leaves wider than the tall kernel holds for their rows: the wide (or spread) leaf kernel, one launch.

@@ -70,7 +70,9 @@ export function getrfRecursive(dtype: DType, rows: number, cols: number, count: 
   const big = Math.max(rows, cols);
   if (force !== undefined) return force && Math.min(rows, cols) > 0;
   if (big >= t.minN[dtype]) return true;
-  return count < smCount ? big >= t.minNFew[dtype] : big >= (t.minNMany ?? t.minN)[dtype];
+  if (count < smCount) return big >= t.minNFew[dtype];
+  if (t.mid !== undefined && count >= t.mid.perSm * smCount && big >= t.mid.minN[dtype]) return true;
+  return big >= (t.minNMany ?? t.minN)[dtype];
 }
 
 /** The leaf's launch shape for a panel of m rows: threads, rows per thread, widest panel. */
@@ -155,6 +157,12 @@ export function getrfPanelWidth(dtype: DType, rows: number, cols: number, count:
   return bandFor((count > 1 ? t.panelBatch : t.panel)[dtype], Math.max(rows, cols))?.nb ?? 128;
 }
 
+/** The blocked driver's wide leaf for max(rows, cols) and the batch's count: a batch band's own, else the table's. */
+export function getrfWideLeaf(dtype: DType, rows: number, cols: number, count: number, t: GetrfBlockedTuning): number {
+  const band = count > 1 ? bandFor(t.panelBatch[dtype], Math.max(rows, cols)) : undefined;
+  return band?.wideLeaf ?? t.wideLeaf[dtype];
+}
+
 /** One step of the blocked LU (getrfBlockedSteps), in launch order; 0-based columns, m rows. */
 export type GetrfBlockedStep =
   /** Inside a panel: the recursion's steps (getrfRecursionStep), the update on the main stream. */
@@ -174,7 +182,8 @@ export type GetrfBlockedStep =
  * as LAPACK's dgetrf) of an m x n matrix, panels of nb columns:
  * 1. the m-j0 x jb panel by the recursion (getrfRecursionSteps on the panel: leaves, and the
  *    swaps, solves and updates inside the panel);
- * 2. one 'interchange': the panel's pivots to every column outside it (dgetrf's two dlaswp calls);
+ * 2. one 'interchange': the panel's pivots to every column outside it (dgetrf's two dlaswp calls;
+ *    none where the panel holds every column);
  * 3. U12 := L11^-1 A12 for every column right of the panel, then A22 -= A21 U12.
  * Lookahead (the paper's section on it): step 3's update as two, the next panel's columns first,
  * then the rest on the side stream, where it runs beside the next panel's step 1; the main stream
@@ -199,7 +208,8 @@ export function getrfBlockedSteps(m: number, n: number, nb: number, leafWidth: (
     }
     if (forked) steps.push({ kind: 'join' });
     forked = false;
-    steps.push({ kind: 'interchange', from: j0, to: j0 + jb });
+    // (a panel holding every column, as one batch band's panel of 128 at n <= 128, has none to interchange)
+    if (j0 > 0 || j0 + jb < n) steps.push({ kind: 'interchange', from: j0, to: j0 + jb });
     const right = n - j0 - jb;
     if (right === 0) continue;
     steps.push({ kind: 'solve', off: j0, top: jb, col: j0 + jb, cols: right });

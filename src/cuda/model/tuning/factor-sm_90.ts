@@ -135,6 +135,21 @@ export const sm90GetrfTuning: GetrfTuning = {
     // 256 1.59 (panels of 64) / 1.84 / 2.10; 512 6.56 (panels of 128) / 10.0 / 9.92; 768 15.3 /
     // 29.4 / 27.0.
     minNMany: { float64: 256, float32: 256 },
+    // Batches of mid sizes, from 6 matrices an SM (H200, 2026-11-30, scripts/probe/getrf-batched-paths.mjs,
+    // the bench's counts, ms, one block a matrix / the recursion over the batch, panels and leaves as
+    // blocked.panelBatch / cuBLAS getrfBatched; the bench's matrices, DATA=bench): float64 65 x 15,883
+    // 6.796 / 3.214 / 3.276, 72 6.254 / 2.729 / 2.926, 96 x 7,281 4.704 / 2.419 / 2.729, 128 x 4,096
+    // 4.612 / 2.438 / 3.102, 192 x 1,820 5.316 / 2.715 / 4.166; uniform entries: 65 6.852 / 4.280 /
+    // 4.255, 96 5.141 / 3.402 / 4.133, 128 5.148 / 3.475 / 4.942; float32 160 x 5,242 5.313 / 4.281 /
+    // 4.409, 192 5.797 / 4.102 / 5.044 (uniform entries 160 7.893 / 6.208 / 8.215). float32 96 and
+    // 128 stay on the register design: 4.083 / 3.925 and 4.440 / 3.848 on the bench's matrices but
+    // 4.375 / 5.422 and 4.826 / 5.479 on uniform ones. The count where the recursion's launches
+    // (29-39 of them, about 0.25 ms at the least) cost less than the one-block design's waves (the same
+    // probe, COUNT=132,264,528,1056, ms, one block a matrix / the recursion): float64 72 0.148 / 0.314
+    // at 264, 0.272 / 0.263 at 528, 0.515 / 0.337 at 1,056; 96 0.179 / 0.346, 0.353 / 0.400, 0.686 /
+    // 0.501; 128 0.299 / 0.485, 0.597 / 0.565, 1.179 / 0.769; float32 160 0.549 / 0.570, 0.741 /
+    // 0.766, 1.321 / 1.055; 224 0.896 / 0.958, 1.403 / 1.326, 2.577 / 2.110: even at about 4 an SM.
+    mid: { minN: { float64: 65, float32: 129 }, perSm: 6 },
     widest: { float64: 16, float32: 32 },
     maxThreads: 1024,
     valueRegisters: 40,
@@ -165,9 +180,14 @@ export const sm90GetrfTuning: GetrfTuning = {
     // 38.7 / 41.1 (56.4), 8192 x 2 109.9 / 93.1 / 94.2 (78.8), 8192 x 4 188.5 / 145.7 / 128.9 (157.5):
     // batches take panels of 256 from 8192 as one matrix does from 12288 (6144-8191 not measured:
     // the boundary halfway). float32 batches not measured: the one-matrix table.
+    // Mid sizes (recursion.mid; H200, 2026-11-30, scripts/probe/getrf-batched-paths.mjs, the bench's
+    // counts and matrices, ms): float64 to 256 one panel of 128 with tall leaves only, 96 x 7,281 /
+    // 128 x 4,096 / 256 x 1,024 2.419 / 2.438 / 2.823 (panels of 64 with tall leaves 2.418 / 2.429 /
+    // 2.980, with wide leaves of 64 3.593 / 3.434 / 3.071); float32 129-255 wide leaves of 32, 160 x
+    // 5,242 / 224 x 2,674 4.281 / 4.786 (wide leaves of 64 4.523 / 4.810, tall leaves of 32 4.364 / 5.038).
     panelBatch: {
-      float64: [{ maxN: 384, nb: 64 }, { maxN: 1023, nb: 128 }, { maxN: 6143, nb: 64 }, { maxN: Infinity, nb: 256 }],
-      float32: [{ maxN: 384, nb: 64 }, { maxN: 1023, nb: 128 }, { maxN: Infinity, nb: 64 }],
+      float64: [{ maxN: 256, nb: 128, wideLeaf: 0 }, { maxN: 384, nb: 64 }, { maxN: 1023, nb: 128 }, { maxN: 6143, nb: 64 }, { maxN: Infinity, nb: 256 }],
+      float32: [{ maxN: 255, nb: 64, wideLeaf: 32 }, { maxN: 384, nb: 64 }, { maxN: 1023, nb: 128 }, { maxN: Infinity, nb: 64 }],
     },
     lookaheadFrom: { float64: 4096, float32: 4096 },
     wideLeaf: { float64: 64, float32: 64 },

@@ -82,14 +82,24 @@ export interface GetrfTuning {
   readonly blocked: GetrfBlockedTuning;
 }
 
+/** A band of the blocked LU's panel widths for batches: up to maxN, panels of nb columns, leaves as wideLeaf says (absent: the table's). */
+export interface GetrfPanelBand {
+  readonly maxN: number;
+  readonly nb: number;
+  readonly wideLeaf?: number;
+}
+
 /** Where the large LU runs panel by panel (right-looking, blocked; each panel by the recursion). */
 export interface GetrfBlockedTuning {
   /** max(rows, cols) from which a strided batch on the large path takes the blocked driver. */
   readonly minN: PerDType<number>;
   /** Its panel width (a multiple of 32) by max(rows, cols): the first band with n <= maxN. */
   readonly panel: PerDType<readonly { readonly maxN: number; readonly nb: number }[]>;
-  /** The panel width for batches of two or more matrices, likewise (more GEMM work per panel, wider panels pay sooner). */
-  readonly panelBatch: PerDType<readonly { readonly maxN: number; readonly nb: number }[]>;
+  /**
+   * The panel width for batches of two or more matrices, likewise (more GEMM work per panel, wider
+   * panels pay sooner); a band's `wideLeaf`, where present, replaces the table's for its batches.
+   */
+  readonly panelBatch: PerDType<readonly GetrfPanelBand[]>;
   /** max(rows, cols) from which it overlaps each panel with the trailing update (a side stream). */
   readonly lookaheadFrom: PerDType<number>;
   /** Its leaves this wide by the wide leaf kernel (kernels/getrf/generate-wide.ts), or 0: the tall leaves only. */
@@ -137,6 +147,12 @@ export interface GetrfRecursionTuning {
   readonly minNFew: PerDType<number>;
   /** ... or at least as many (absent: minN). */
   readonly minNMany?: PerDType<number>;
+  /**
+   * ... and from which it applies to batches of at least `perSm` matrices an SM (absent: never):
+   * where the launches of the recursion over the whole batch cost less than the waves of one block
+   * a matrix.
+   */
+  readonly mid?: { readonly minN: PerDType<number>; readonly perSm: number };
   /** The widest leaf panel (a power of two); narrower where the rows do not fit the registers. */
   readonly widest: PerDType<number>;
   /** Most threads per leaf block (a multiple of 32, at most 1024). */
