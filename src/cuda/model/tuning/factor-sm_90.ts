@@ -102,7 +102,10 @@ export const sm90GetrfTuning: GetrfTuning = {
   // 65..128 (same run and probe): f64 n = 96 / 128: 16x2x1 6.99 / 12.02, 16x4x1 7.78 / 12.27, 16x8x1
   // 9.34 / 13.83, 8x4x1 7.52 / 13.71, 32 warps (nb 2, 4) 7.38-13.78; 16x2x1 compiles in 435 ms at 96
   // but 1,037 at 128 (16x4x1: 893 / 615), so 2-column panels to 96. f32 128: 16x2x2 5.85, 16x4x2
-  // 6.08, 16x4x1 9.76, 32x4x1 9.69, 8x4x1 10.93.
+  // 6.08, 16x4x1 9.76, 32x4x1 9.69, 8x4x1 10.93. Two or three blocks an SM at 65-96 (H200, 2026-11-30,
+  // the same probe, 10,000 matrices, ms, 16x2x1 / 8x2x2 / 4x4x3): 72 5.05 / 2.92 / 2.70, 96 6.99 / 4.22 /
+  // 5.03 (4x4x3 spills at 96). Not taken: counts of a wave or less and the recursion's crossover
+  // (recursion.mid) not measured with them (BENCHMARKS.md, "Batched getrf of mid sizes").
   registerShapes: {
     float64: [
       { maxN: 64, shape: { warps: 4, nb: 4, minBlocks: 5 } },
