@@ -3,14 +3,15 @@
 // swaps, trsm and GEMM launches) and cuBLAS's getrfBatched on the same data. The bench's counts
 // (512 MiB of A) unless COUNT is set (a list: each in turn); CUDA events (ctx.time), median of 5 after 2 warm-ups,
 // A reset from a pristine copy before each timed call (outside the timing). Each path's factors,
-// pivots and info are compared with the register design's (or, above its sizes, the default
-// plan's) on the same data, so a fast wrong path shows.
+// pivots and info are compared with the first path's on the same data, so a fast wrong path shows.
 // Usage (after the build):
 //   N=96,128 DTYPE=float64 node scripts/probe/getrf-batched-paths.mjs
-//   N=128 PATHS=register,tall node scripts/probe/getrf-batched-paths.mjs    (PATHS: substrings of the names)
+//   N=128 PATHS='register|tall' node scripts/probe/getrf-batched-paths.mjs    (PATHS: substrings of the names, | between)
+//   N=72,96 COUNT=264,1056,10000 REGISTER=8x2x2,4x4x3 PATHS='register|128, tall' node scripts/probe/getrf-batched-paths.mjs
 //   DATA=bench: the bench's matrices (randomGeneral: the diagonal raised by n / 2, so partial pivoting
 //   swaps no rows); default: entries uniform in [-1, 1) (rows swapped at most steps).
-// $OUT set: the rows also go to $OUT/getrf-batched-paths-<dtypes>-<data>.json.
+// $OUT set: the rows also go to $OUT/getrf-batched-paths-<dtypes>-<data>.json, rewritten after every size.
+import { writeFileSync } from 'node:fs';
 import { open, strided } from '../../dist/src/index.js';
 import { Cublas, batchPointers } from '../../dist/src/cuda/baselines/index.js';
 import { gpuBenchBatch } from '../../dist/src/core/bench-batch.js';
@@ -29,8 +30,13 @@ const ALL_PATHS = [
   ['blocked 64, wide 32', blocked(64, 32)],
   ['blocked 64, wide 64', blocked(64, 64)],
   ['recursion by halves', { recursive: true, panels: false }],
+  // REGISTER=8x2x2,4x4x3: the register design in these shapes (warps x panel width x blocks an SM) too
+  ...(process.env.REGISTER ?? '').split(',').filter((x) => x !== '').map((x) => {
+    const [warps, nb, minBlocks] = x.split('x').map(Number);
+    return [`register ${x}`, { recursive: false, variant: 'register', register: { warps, nb, minBlocks } }];
+  }),
 ];
-const PATHS = process.env.PATHS ? ALL_PATHS.filter(([name]) => process.env.PATHS.split(',').some((p) => name.includes(p))) : ALL_PATHS;
+const PATHS = process.env.PATHS ? ALL_PATHS.filter(([name]) => process.env.PATHS.split('|').some((p) => name.includes(p))) : ALL_PATHS;
 const sizes = (process.env.N ?? '96,128').split(',').map(Number);
 const dtypes = (process.env.DTYPE ?? 'float64').split(',');
 const data = process.env.DATA ?? 'random';
@@ -75,10 +81,8 @@ for (const dtype of dtypes) for (const n of sizes) for (const c of counts) {
   }
   for (const x of [a0, a, ipiv, info, vpiv, vinfo]) x.dispose();
   ptrs.dispose();
-}
-if (process.env.OUT) {
-  const { writeFileSync } = await import('node:fs');
-  writeFileSync(`${process.env.OUT}/getrf-batched-paths-${dtypes.join('-')}-${data}.json`, JSON.stringify(rows, null, 1));
+  // (after every size: a run cut short keeps what it measured)
+  if (process.env.OUT) writeFileSync(`${process.env.OUT}/getrf-batched-paths-${dtypes.join('-')}-${data}.json`, JSON.stringify(rows, null, 1));
 }
 blas.dispose();
 ctx.dispose();
