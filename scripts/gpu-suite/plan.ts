@@ -68,7 +68,8 @@ export function skipAllowed(path: string, reason: string, gpus: number, table: r
 /**
  * Seconds each long file took in the suite's last recorded run (BENCHMARKS.md, "The GPU test
  * suite": two H200s, up to 16 files at once on each, an empty kernel cache; trmm-leaf from the run
- * before, the last file to start in that one), so that without --order-from the longest start
+ * before, the last file to start in that one; factor-batches from its run beside one other file on
+ * one H200, after its mid-size getrf test was added), so that without --order-from the longest start
  * first: a long file started last sets the suite's wall time. Files not named here took under 40 s.
  */
 export const TYPICAL_SECONDS: ReadonlyMap<string, number> = new Map([
