@@ -16,7 +16,7 @@
  * gesvd, prepared.ts) apply bridge.ts's `bridgeArgs` once, before anything reads the arguments.
  */
 import {
-  asColumnMajor, batchComplex, batchCount, batchDtype, batchElementType, matrixAt, storagesOf, validateBatch, withValidatedScans,
+  asColumnMajor, batchComplex, batchCount, batchDtype, batchElementType, matrixAt, storagesOf, validateBatch,
   type Batch,
 } from '../core/batch.js';
 import type { DeviceVariableBatch } from '../core/device-batch.js';
@@ -905,34 +905,28 @@ interface PublicCalls {
   getri(a: GetriArgs): void;
 }
 
-/**
- * A validator whose variable batches are each passed over once for their validation, their
- * arrays and their overlap scan together (core/batch.ts withValidatedScans).
- */
-const scanned = <K extends OpName>(validate: Validator<K>): Validator<K> => (args, alloc) => withValidatedScans(() => validate(args, alloc));
-
 export const VALIDATORS: { readonly [K in OpName]: Validator<K> } = {
-  gemm: scanned((a) => prepareGemm(a)),
-  trsm: scanned((a) => prepareTrsm(a, 'trsm')),
-  trmm: scanned((a) => prepareTrsm(a, 'trmm')),
-  syrk: scanned((a) => prepareSyrk(a)),
-  herk: scanned((a) => prepareHerk(a)),
-  potrf: scanned((a, alloc) => prepareFactor(a, 'potrf', alloc)),
-  potrs: scanned((a, alloc) => prepareCholeskySolve(a, 'potrs', alloc)),
-  posv: scanned((a, alloc) => prepareCholeskySolve(a, 'posv', alloc)),
-  getrf: scanned((a, alloc) => prepareGetrf(a, alloc)),
-  getrs: scanned((a, alloc) => prepareGetrs(a, alloc)),
-  gesv: scanned((a, alloc) => prepareGesv(a, alloc)),
-  trtri: scanned((a, alloc) => prepareTrtri(a, alloc)),
-  lauum: scanned((a, alloc) => prepareFactor(a, 'lauum', alloc)),
-  potri: scanned((a, alloc) => prepareFactor(a, 'potri', alloc)),
-  poti: scanned((a, alloc) => prepareFactor(a, 'poti', alloc)),
-  syev: scanned((a, alloc) => prepareSyev(a, alloc)),
-  heev: scanned((a, alloc) => prepareHeev(a, alloc)),
-  gesvd: scanned((a, alloc) => prepareGesvd(a, alloc)),
-  geqrf: scanned((a, alloc) => prepareGeqrf(a, alloc)),
-  orgqr: scanned((a) => prepareOrgqr(a)),
-  ormqr: scanned((a) => prepareOrmqr(a)),
-  gels: scanned((a, alloc) => prepareGels(a, alloc)),
-  getri: scanned((a, alloc) => prepareGetri(a, alloc)),
+  gemm: (a) => prepareGemm(a),
+  trsm: (a) => prepareTrsm(a, 'trsm'),
+  trmm: (a) => prepareTrsm(a, 'trmm'),
+  syrk: (a) => prepareSyrk(a),
+  herk: (a) => prepareHerk(a),
+  potrf: (a, alloc) => prepareFactor(a, 'potrf', alloc),
+  potrs: (a, alloc) => prepareCholeskySolve(a, 'potrs', alloc),
+  posv: (a, alloc) => prepareCholeskySolve(a, 'posv', alloc),
+  getrf: (a, alloc) => prepareGetrf(a, alloc),
+  getrs: (a, alloc) => prepareGetrs(a, alloc),
+  gesv: (a, alloc) => prepareGesv(a, alloc),
+  trtri: (a, alloc) => prepareTrtri(a, alloc),
+  lauum: (a, alloc) => prepareFactor(a, 'lauum', alloc),
+  potri: (a, alloc) => prepareFactor(a, 'potri', alloc),
+  poti: (a, alloc) => prepareFactor(a, 'poti', alloc),
+  syev: (a, alloc) => prepareSyev(a, alloc),
+  heev: (a, alloc) => prepareHeev(a, alloc),
+  gesvd: (a, alloc) => prepareGesvd(a, alloc),
+  geqrf: (a, alloc) => prepareGeqrf(a, alloc),
+  orgqr: (a) => prepareOrgqr(a),
+  ormqr: (a) => prepareOrmqr(a),
+  gels: (a, alloc) => prepareGels(a, alloc),
+  getri: (a, alloc) => prepareGetri(a, alloc),
 };

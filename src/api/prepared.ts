@@ -16,7 +16,7 @@
  * Generic over the operation table: the validation of each operation is its VALIDATORS entry
  * (prepare.ts), its outputs its op spec's `writes` (core/op-specs.ts).
  */
-import { batchCount, type Batch } from '../core/batch.js';
+import { batchCount, withValidatedScans, type Batch } from '../core/batch.js';
 import { isDeviceVariable } from '../core/device-batch.js';
 import { MyriadError } from '../core/errors.js';
 import type { OpName } from '../core/ops.js';
@@ -82,7 +82,8 @@ function prepareCall(host: PreparedHost, op: OpName, args: unknown): PreparedCal
   const validate = VALIDATORS[op] as (args: unknown, alloc: IntAllocator) => object;
   const checked = checkFlag(args);
   args = bridgeArgs(args);
-  const request = validate(args, host.intsFor(args)) as Request;
+  // (its variable batches each passed over once for their validation, arrays and overlap scan: core/batch.ts withValidatedScans)
+  const request = withValidatedScans(() => validate(args, host.intsFor(args))) as Request;
   const slots = slotPlans(args as Record<string, unknown>, request);
   const count = countOf(request);
   const run = (storages?: PreparedStorages): unknown => {
