@@ -64,7 +64,7 @@ test('routes: getrs and gesv on variable batches of several shapes take vbatched
     assert.equal(choose(op, req(two), dev, op).name, op, `${op}: force per size`);
     assert.equal(choose(op, req(same), dev, 'vbatched').name, 'vbatched', `${op}: force vbatched`);
   }
-  // Many members of few sizes: the per-size path pays (classPathPays), as for posv.
+  // Many members of few sizes: the per-size path pays (classPathPaysOf), as for posv.
   const many = members(dev, 'float64', Array.from({ length: 800 }, (_, i) => [4 + (i % 2), 2] as const));
   assert.equal(choose('gesv', { a: many.a, b: many.b, ipiv, pivotStride: 5, info }, dev).name, 'gesv');
 });

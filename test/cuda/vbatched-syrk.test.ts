@@ -181,7 +181,7 @@ test('routes: variable batches of several shapes take vbatched; one shape, strid
   assert.equal(choose('syrk', { ...two, a: vbatch(a, [[3, 4], [3, 4]]), c: vbatch(c, [[4, 4], [4, 4]]) }, dev).name, 'syrk');
   const s = { ...two, a: strided(a, { rows: 3, cols: 4, count: 2 }), c: strided(c, { rows: 4, cols: 4, count: 2 }) };
   assert.equal(choose('syrk', s, dev).name, 'syrk');
-  // Many members of few sizes: the per-size path (classPathPays).
+  // Many members of few sizes: the per-size path (classPathPaysOf).
   const many = (k: number): VariableBatch<DeviceArray> => vbatch(a, Array.from({ length: 800 }, (_, i) => [k, i % 2 === 0 ? 4 : 6]));
   assert.equal(choose('syrk', { ...two, a: many(3), c: vbatch(c, Array.from({ length: 800 }, (_, i) => [i % 2 === 0 ? 4 : 6, i % 2 === 0 ? 4 : 6])) }, dev).name, 'syrk');
   // Forced: the class path on one launch; the per-size path two (one leaf per shape).

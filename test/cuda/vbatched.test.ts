@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DType } from '../../src/core/dtype.js';
 import { MyriadError } from '../../src/core/errors.js';
-import { classPathPays, classPathPaysOf, planClasses, sizeClass, VBATCH_CLASSES, VBATCH_MAX, VBATCH_MEMBERS_PER_SIZE_MAX } from '../../src/cuda/kernels/common/vbatch.js';
+import { classPathPaysOf, planClasses, sizeClass, VBATCH_CLASSES, VBATCH_MAX, VBATCH_MEMBERS_PER_SIZE_MAX } from '../../src/cuda/kernels/common/vbatch.js';
 import { severalShapes } from '../../src/cuda/kernels/common/members.js';
 import { planVbatchedGemm, vbatchedGemmSource } from '../../src/cuda/kernels/gemm/index.js';
 import { planVbatchedPotrf, vbatchedPotrfSource } from '../../src/cuda/kernels/potrf/index.js';
@@ -137,24 +137,24 @@ test('the GPU file test/gpu/vbatched.test.ts compiles at most VBATCHED_GPU_KERNE
   assert.ok(dev.sources.length <= VBATCHED_GPU_KERNELS, `${dev.sources.length} kernels`);
 });
 
-test('classPathPays: the class path where members per distinct size average at most VBATCH_MEMBERS_PER_SIZE_MAX', () => {
+/** The keys of `count` members, member i's from `key(i)`. */
+const keysOf = (count: number, key: (i: number) => number): Float64Array => Float64Array.from({ length: count }, (_, i) => key(i));
+
+test('classPathPaysOf: the class path where members per distinct size average at most VBATCH_MEMBERS_PER_SIZE_MAX', () => {
   const twoSizes = (count: number) => (i: number): number => (i < count / 2 ? 8 : 16);
-  assert.equal(classPathPays(2 * VBATCH_MEMBERS_PER_SIZE_MAX, twoSizes(2 * VBATCH_MEMBERS_PER_SIZE_MAX)), true);
-  assert.equal(classPathPays(2 * VBATCH_MEMBERS_PER_SIZE_MAX + 1, twoSizes(2 * VBATCH_MEMBERS_PER_SIZE_MAX + 1)), false);
-  assert.equal(classPathPays(1000, (i) => i), true);
-  assert.equal(classPathPays(1000, () => 5), false);
+  assert.equal(classPathPaysOf(keysOf(2 * VBATCH_MEMBERS_PER_SIZE_MAX, twoSizes(2 * VBATCH_MEMBERS_PER_SIZE_MAX))), true);
+  assert.equal(classPathPaysOf(keysOf(2 * VBATCH_MEMBERS_PER_SIZE_MAX + 1, twoSizes(2 * VBATCH_MEMBERS_PER_SIZE_MAX + 1))), false);
+  assert.equal(classPathPaysOf(keysOf(1000, (i) => i)), true);
+  assert.equal(classPathPaysOf(keysOf(1000, () => 5)), false);
 });
 
-test('classPathPays counts distinct keys small and large alike (a flat table below 1024, a hash above it that grows)', () => {
+test('classPathPaysOf counts distinct keys small and large alike (a flat table below 1024, a hash above it that grows)', () => {
   // 1,000 distinct keys: 400 below 1024, 600 from 2^31 up (past the hash's first sizes), each
   // repeated, in an order without runs; the class path pays from exactly 350 members a key.
   const keyOf = (i: number): number => { const k = (i * 7) % 1000; return k < 400 ? k * 2 : 2 ** 31 + k * 4099; };
-  const at = (count: number): Float64Array => Float64Array.from({ length: count }, (_, i) => keyOf(i));
   const edge = 1000 * VBATCH_MEMBERS_PER_SIZE_MAX;
-  assert.equal(classPathPays(edge, keyOf), true);
-  assert.equal(classPathPays(edge + 1, keyOf), false);
-  assert.equal(classPathPaysOf(at(edge)), true);
-  assert.equal(classPathPaysOf(at(edge + 1)), false);
+  assert.equal(classPathPaysOf(keysOf(edge, keyOf)), true);
+  assert.equal(classPathPaysOf(keysOf(edge + 1, keyOf)), false);
 });
 
 test('the variable-batch covers read shapes only: host batches (asked before staging) of one or several shapes route without touching an address', () => {

@@ -36,22 +36,9 @@ export const VBATCH_MAX = 512;
 export const VBATCH_MEMBERS_PER_SIZE_MAX = 350;
 
 /**
- * Whether a batch of `count` members pays on the class path: `sizeKey(i)` is member i's size as
- * the per-size path groups it (a non-negative integer below 2^53), counted distinct in one pass
- * (a flat hash set: no Set entry per member).
- */
-export function classPathPays(count: number, sizeKey: (i: number) => number): boolean {
-  const seen = new DistinctKeys();
-  for (let i = 0; i < count; i++) {
-    seen.add(sizeKey(i));
-    if (count <= VBATCH_MEMBERS_PER_SIZE_MAX * seen.size) return true;
-  }
-  return false;
-}
-
-/**
- * classPathPays over the members' keys in an array (a covers' sizes read in one pass of their own):
- * no call per member.
+ * Whether a batch pays on the class path: `keys[i]` is member i's size as the per-size path groups
+ * it (a non-negative integer below 2^53; a covers' sizes read in one pass of their own), counted
+ * distinct in one pass (a flat hash set: no Set entry per member).
  */
 export function classPathPaysOf(keys: Float64Array): boolean {
   const seen = new DistinctKeys();

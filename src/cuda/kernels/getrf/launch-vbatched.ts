@@ -194,7 +194,7 @@ function largeMembers(dev: GpuDevice, dtype: DType, r: GetrfRequest<DeviceArray,
   }
 }
 
-/** Whether a request is a variable batch of more than one (rows, cols, ld) (the class kernels' case), of few enough members a size for the class path to pay (classPathPays). */
+/** Whether a request is a variable batch of more than one (rows, cols, ld) (the class kernels' case), of few enough members a size for the class path to pay (classPathPaysOf). */
 export function getrfVbatchedCovers(r: GetrfRequest<DeviceArray, DeviceArray>, dev: GpuDevice): boolean {
   if (r.a.kind !== 'variable') return false;
   const m = r.a.matrices;

@@ -181,7 +181,7 @@ export function keepingFailed(dev: GpuDevice, dtype: DType, fb: MemberFields, ke
 /**
  * Whether a solve's request (potrs, posv, getrs, gesv) is a variable batch of more than one shape
  * (n, nrhs, ldA, ldB) (the class kernels' case), of few enough members a size for the class path
- * to pay (classPathPays).
+ * to pay (classPathPaysOf).
  */
 export function solveVbatchedCovers(r: { readonly a: Batch<DeviceArray>; readonly b: Batch<DeviceArray> }, dev: GpuDevice): boolean {
   if (r.a.kind !== 'variable' && r.b.kind !== 'variable') return false;

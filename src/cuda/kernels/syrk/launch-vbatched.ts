@@ -177,7 +177,7 @@ function offdiagFields(
 
 /**
  * Whether a request is a variable batch of more than one shape (n, k, ldA, ldC), of few enough
- * members a shape for the class path to pay (classPathPays: the per-size path is one launch a
+ * members a shape for the class path to pay (classPathPaysOf: the per-size path is one launch a
  * shape; its threshold is the one measured for trsm, whose class path is the same kind of work:
  * class leaves and variable-size GEMMs of cut blocks).
  */

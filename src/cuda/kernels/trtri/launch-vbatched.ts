@@ -218,7 +218,7 @@ function largeMembers(dev: GpuDevice, dtype: DType, r: Request, fa: MemberFields
 
 /**
  * Whether a request is a variable batch of more than one shape (n, ld), of few enough members a
- * size for the class path to pay (classPathPays, measured on the other families).
+ * size for the class path to pay (classPathPaysOf, measured on the other families).
  */
 export function trtriVbatchedCovers(r: TrtriRequest<DeviceArray, DeviceArray>, dev: GpuDevice): boolean {
   if (r.a.kind !== 'variable') return false;
