@@ -14,6 +14,7 @@ import type { DType } from '../../../core/dtype.js';
 import type { Op } from '../../../core/ops.js';
 import type { SyrkTuning } from '../../model/tuning/index.js';
 import type { HostFrame } from '../common/host-scratch.js';
+import { int32s } from '../common/members.js';
 import { NO_WORK, planClasses, type SizeClass } from '../common/vbatch.js';
 import type { Span, SyrkForce, SyrkLeafShape, SyrkStep, SyrkVariant, SyrkVbatchedLeafParams } from './params.js';
 import { leafTile, syrkLeafShape, syrkSteps } from './plan.js';
@@ -67,7 +68,7 @@ export function planVbatchedSyrk(p: VbatchedSyrkProblem, tuning: SyrkTuning, for
 
 /** Each member's size, C's order (NO_WORK where it has nothing to do), the loop alone in a function. */
 function memberSizes(n: ArrayLike<number>, k: ArrayLike<number>, beta: number, frame: HostFrame | undefined): Int32Array {
-  const sizes = frame === undefined ? new Int32Array(n.length) : frame.int32(n.length);
+  const sizes = int32s(n.length, frame);
   for (let i = 0; i < n.length; i++) sizes[i] = n[i] === 0 || (k[i] === 0 && beta === 1) ? NO_WORK : n[i]!;
   return sizes;
 }

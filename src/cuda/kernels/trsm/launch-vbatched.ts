@@ -178,7 +178,7 @@ function fillTrsmTables(
 
 /**
  * Whether a request is a variable batch of more than one shape (m, n, ldA, ldB) with alpha != 0 (the
- * class kernels' case), of few enough members a size for the class path to pay (classPathPays).
+ * class kernels' case), of few enough members a size for the class path to pay (classPathPaysOf).
  */
 export function trsmVbatchedCovers(r: TrsmRequest<DeviceArray>, dev: GpuDevice): boolean {
   if (r.alpha === 0 || (r.a.kind !== 'variable' && r.b.kind !== 'variable')) return false;
@@ -339,14 +339,9 @@ function cutRow(parent: MemberFields, i: number, cuts: Int32Array, k: number, ou
  * is first optimised, and threw that code away on every call.
  */
 function cutLoop(parent: MemberFields, classMembers: Int32Array, entry: Int32Array, cuts: Int32Array, out: MemberFields): void {
-  const rows = out.rows, cols = out.cols, ld = out.ld, slot = out.slot, offset = out.offset;
-  const pld = parent.ld, poff = parent.offset, pslot = parent.slot;
   for (let m = 0, q = 0; m < classMembers.length; m++) {
     const e = entry[m]!;
     if (e < 0) continue;
-    const i = classMembers[m]!, k = e * CUT_ENTRIES;
-    rows[q] = cuts[k + 2]!; cols[q] = cuts[k + 3]!; ld[q] = pld[i]!; slot[q] = pslot[i]!;
-    offset[q] = poff[i]! + cuts[k]! + cuts[k + 1]! * pld[i]!;
-    q++;
+    cutRow(parent, classMembers[m]!, cuts, e * CUT_ENTRIES, out, q++);
   }
 }

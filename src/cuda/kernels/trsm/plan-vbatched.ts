@@ -17,6 +17,7 @@ import type { MatrixView } from '../../../core/batch.js';
 import type { TrsmRequest } from '../../../core/ops.js';
 import type { TrsmTuning } from '../../model/tuning/index.js';
 import type { HostFrame } from '../common/host-scratch.js';
+import { int32s } from '../common/members.js';
 import { NO_WORK, planClasses, type SizeClass } from '../common/vbatch.js';
 import { updateOf } from './blocks.js';
 import type { Span, TrsmForce, TrsmLeafShape, TrsmStep, TrsmVariant, TrsmVbatchedLeafParams } from './params.js';
@@ -74,7 +75,7 @@ export function classifyTrsm(members: VbatchedTrsmProblem['members'], frame?: Ho
 
 /** Each member's size, its triangle's order (NO_WORK where it has no triangle or no vectors), the loop alone in a function. */
 function memberSizes(t: ArrayLike<number>, nvec: ArrayLike<number>, frame: HostFrame | undefined): Int32Array {
-  const sizes = frame === undefined ? new Int32Array(t.length) : frame.int32(t.length);
+  const sizes = int32s(t.length, frame);
   for (let i = 0; i < t.length; i++) sizes[i] = t[i] === 0 || nvec[i] === 0 ? NO_WORK : t[i]!;
   return sizes;
 }
