@@ -21,7 +21,7 @@ import { DTYPE_BYTES, dtypeOfArray, isFloatArray, type ComplexDType, type DType,
 import { complexInfo, isComplexDType, isDType, isElementType } from './dtype-table.js';
 import { parseOrder, type Order } from './enums.js';
 import { MyriadError, check, checkKeys, describeValue } from './errors.js';
-import { isDeviceStorage, storagePlace, type Storage, type StoragePlace } from './storage.js';
+import { isDeviceStorage, SpanScan, storagePlace, type Storage, type StoragePlace } from './storage.js';
 
 export interface StridedBatch<S = Storage> {
   readonly kind: 'strided';
@@ -493,60 +493,43 @@ export function validatedScan(b: VariableBatch<Storage>): VariableScan | undefin
  */
 function scanVariable(b: VariableBatch<Storage>, complex: ComplexDType | undefined): VariableScan | undefined {
   const stores = new Set<Storage>();
-  const bounds = new Map<object, [number, number]>();
-  const found = scanMembers(b.matrices, b.order, complex === undefined ? 1 : complexInfo(complex).parts, stores, bounds);
-  return found === SCAN_INVALID ? undefined : { stores: [...stores], bounds, disjoint: found === SCAN_DISJOINT };
+  const spans = new SpanScan();
+  if (!scanMembers(b.matrices, b.order, complex === undefined ? 1 : complexInfo(complex).parts, stores, spans)) return undefined;
+  return { stores: [...stores], bounds: spans.bounds, disjoint: spans.disjoint };
 }
-
-/** What scanMembers found: a member that fails a check, members that share bytes, or none that do. */
-const SCAN_INVALID = -1, SCAN_OVERLAPPING = 0, SCAN_DISJOINT = 1;
 
 /**
  * scanVariable's loop, alone in its function: code after a loop of 200,000 members has no type
- * feedback when the loop is first optimised, and would throw that code away on every call. The
- * members' distinct arrays go to `stores`, each buffer's byte range to `bounds`.
+ * feedback when the loop is first optimised, and would throw that code away on every call. Whether
+ * every member passes; the members' distinct arrays go to `stores`, their spans to `spans`.
  */
-function scanMembers(ms: readonly MatrixView<Storage>[], order: Order, parts: number, stores: Set<Storage>, bounds: Map<object, [number, number]>): number {
+function scanMembers(ms: readonly MatrixView<Storage>[], order: Order, parts: number, stores: Set<Storage>, spans: SpanScan): boolean {
   const col = order === 'col';
-  // The running end of the members before, per buffer (a buffer's members may come in several runs).
-  const lastHi = new Map<object, number>();
-  let data: Storage | undefined, length = 0, place: StoragePlace | undefined, base = 0, elem = 0, range: [number, number] | undefined;
-  let prevHi = -Infinity, disjoint = true;
+  let data: Storage | undefined, length = 0, place: StoragePlace | undefined, base = 0, elem = 0;
   for (let i = 0; i < ms.length; i++) {
     const m = ms[i]!;
     const rows = m.rows, cols = m.cols, ld = m.ld, offset = m.offset;
     // shapeOk and isCount, their int32 case first (the cheaper test).
     const small = isSmallCount(rows) && isSmallCount(cols) && isSmallCount(ld) && isSmallCount(offset) && ld >= 1 && ld >= (col ? rows : cols);
-    if (!small && !(shapeOk(rows, cols, ld, order) && isCount(offset))) return SCAN_INVALID;
+    if (!small && !(shapeOk(rows, cols, ld, order) && isCount(offset))) return false;
     if (m.data !== data || place === undefined) {
       data = m.data;
-      if (!isDeviceStorage(data) && !isFloatArray(data)) return SCAN_INVALID;
+      if (!isDeviceStorage(data) && !isFloatArray(data)) return false;
       length = Math.floor(data.length / parts);
       stores.add(data);
-      const next = storagePlace(data);
-      if (place === undefined || next.key !== place.key) {
-        if (place !== undefined) lastHi.set(place.key, prevHi);
-        prevHi = lastHi.get(next.key) ?? -Infinity;
-        range = bounds.get(next.key);
-      }
-      place = next;
-      base = next.base;
-      elem = next.elem * parts;
+      place = storagePlace(data);
+      spans.enter(place.key);
+      base = place.base;
+      elem = place.elem * parts;
     }
     if (rows === 0 || cols === 0) continue;
     const last = col ? (cols - 1) * ld + rows - 1 : (rows - 1) * ld + cols - 1;   // lastElement
-    if (offset + last + 1 > length) return SCAN_INVALID;
+    if (offset + last + 1 > length) return false;
     // Its first byte and the end of its last column (row): overlap.ts's span of it.
-    const lo = base + offset * elem, hi = lo + (last + 1) * elem;
-    if (lo < prevHi) disjoint = false;
-    if (hi > prevHi) prevHi = hi;
-    if (range === undefined) bounds.set(place.key, (range = [lo, hi]));
-    else {
-      if (lo < range[0]) range[0] = lo;
-      if (hi > range[1]) range[1] = hi;
-    }
+    const lo = base + offset * elem;
+    spans.add(lo, lo + (last + 1) * elem);
   }
-  return disjoint ? SCAN_DISJOINT : SCAN_OVERLAPPING;
+  return true;
 }
 
 /** The offset of matrix i of a list or variable batch and its fit in its buffer (`last`: its last element, -1 for an empty matrix). */

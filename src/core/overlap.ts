@@ -14,7 +14,7 @@
 import { batchCount, matrixAt, validatedScan, type Batch, type ListBatch, type VariableBatch } from './batch.js';
 import type { Order } from './enums.js';
 import { MyriadError } from './errors.js';
-import { isDeviceStorage, storagePlace, type IntStorage, type Storage, type StoragePlace } from './storage.js';
+import { isDeviceStorage, SpanScan, storagePlace, type IntStorage, type Storage, type StoragePlace } from './storage.js';
 
 /** One argument of a call: a batch, or an integer array of which `used` elements are touched. */
 export type Operand =
@@ -115,12 +115,9 @@ function scanOf(b: ListBatch<Storage> | VariableBatch<Storage>): Scan {
   // A variable batch validated in this call was scanned by its validation, in the same pass.
   const known = scanCache.get(b) ?? (b.kind === 'variable' ? validatedScan(b) : undefined);
   if (known !== undefined) return known;
-  const bounds = new Map<object, [number, number]>();
-  const lastHi = new Map<object, number>();
+  const spans = new SpanScan();
   const parts = partsOf(b);
-  let disjoint = true;
-  let data: Storage | undefined, place: StoragePlace | undefined, range: [number, number] | undefined;
-  let prevHi = -Infinity;
+  let data: Storage | undefined, place: StoragePlace | undefined;
   for (let i = 0; i < b.matrices.length; i++) {
     const m = b.matrices[i]!;
     const rows = b.kind === 'variable' ? b.matrices[i]!.rows : b.rows;
@@ -128,27 +125,18 @@ function scanOf(b: ListBatch<Storage> | VariableBatch<Storage>): Scan {
     const ld = b.kind === 'variable' ? b.matrices[i]!.ld : b.ld;
     if (rows === 0 || cols === 0) continue;
     if (m.data !== data || place === undefined) {
-      const next = storagePlace(m.data);
-      if (place === undefined || next.key !== place.key) {
-        if (place !== undefined) lastHi.set(place.key, prevHi);
-        prevHi = lastHi.get(next.key) ?? -Infinity;
-        range = bounds.get(next.key);
-      }
       data = m.data;
-      place = next;
+      place = storagePlace(m.data);
+      spans.enter(place.key);
     }
     // As span(): its first byte and the end of its last segment.
     const elem = place.elem * parts;
     const inner = b.order === 'col' ? rows : cols;
     const outer = b.order === 'col' ? cols : rows;
     const lo = place.base + m.offset * elem;
-    const hi = ld === inner || outer === 1 ? lo + inner * outer * elem : lo + (outer - 1) * ld * elem + inner * elem;
-    if (lo < prevHi) disjoint = false;
-    prevHi = Math.max(prevHi, hi);
-    if (range === undefined) bounds.set(place.key, (range = [lo, hi]));
-    else { range[0] = Math.min(range[0], lo); range[1] = Math.max(range[1], hi); }
+    spans.add(lo, ld === inner || outer === 1 ? lo + inner * outer * elem : lo + (outer - 1) * ld * elem + inner * elem);
   }
-  const scan = { bounds, disjoint };
+  const scan = { bounds: spans.bounds, disjoint: spans.disjoint };
   scanCache.set(b, scan);
   return scan;
 }

@@ -41,3 +41,41 @@ export function storagePlace(s: Storage | IntStorage): StoragePlace {
   if (isDeviceStorage(s)) return { key: s, base: 0, elem: storageInfo(s.dtype)?.bytes ?? 8 };
   return { key: s.buffer, base: s.byteOffset, elem: s.BYTES_PER_ELEMENT };
 }
+
+/**
+ * The spans [lo, hi) of a batch's members, added in member order, per buffer: each buffer's byte
+ * range, and whether in each buffer every span starts at or after the end of those before it (then
+ * no two share a byte). What overlap.ts's scan of a batch and core/batch.ts's validation pass of a
+ * variable batch find; one pass, no object per span.
+ */
+export class SpanScan {
+  /** Byte range [lo, hi) per buffer (a StoragePlace key). */
+  readonly bounds = new Map<object, [number, number]>();
+  disjoint = true;
+  /** The running end of each buffer's spans so far (a buffer's spans may come in several runs). */
+  private readonly lastHi = new Map<object, number>();
+  private key: object | undefined;
+  private prevHi = -Infinity;
+  private range: [number, number] | undefined;
+
+  /** The spans added next lie in buffer `key`. */
+  enter(key: object): void {
+    if (key === this.key) return;
+    if (this.key !== undefined) this.lastHi.set(this.key, this.prevHi);
+    this.key = key;
+    this.prevHi = this.lastHi.get(key) ?? -Infinity;
+    this.range = this.bounds.get(key);
+  }
+
+  /** A span [lo, hi) in the buffer entered last. */
+  add(lo: number, hi: number): void {
+    if (lo < this.prevHi) this.disjoint = false;
+    if (hi > this.prevHi) this.prevHi = hi;
+    const r = this.range;
+    if (r === undefined) this.bounds.set(this.key!, (this.range = [lo, hi]));
+    else {
+      if (lo < r[0]) r[0] = lo;
+      if (hi > r[1]) r[1] = hi;
+    }
+  }
+}
