@@ -26,17 +26,20 @@
  * order, `pairs` pairs' solves side by side where all of them factored. complex64's gesv solves
  * with the factor rounded to float32, as the reference reads it back.
  *
- * The factorisation is one function of the module, called per pair: its steps unrolled (offsets
- * constant), the trailing update a runtime loop over columns with the rows unrolled; the solves'
- * products runtime loops. The module grows with n^2 (70 kB for gesv at n = 16), so from
- * tuning.ts complexLuWasmPairLoopMin (`rowLoops`) the pivot search, the column scaling and the
- * solves' rows are runtime loops too (35 kB at 16); past n = 16 the pairs stop paying
- * (tuning.ts complexLuWasmPairs).
+ * The factorisation is one function of the module, called per pair. Right-looking (`crout` 0): its
+ * steps unrolled (offsets constant), the trailing update a runtime loop over columns with the rows
+ * unrolled; the solves' products runtime loops. The module grows with n^2 (70 kB for gesv at n =
+ * 16), so from tuning.ts complexLuWasmPairLoopMin (`rowLoops`) the pivot search, the column scaling
+ * and the solves' rows are runtime loops too (35 kB at 16). From tuning.ts complexLuWasmPairCrout
+ * the factorisation is left-looking in Crout's order instead (croutFactorFunction): the same
+ * terms in the same order per element, each element's accumulator in registers through its
+ * products, and every loop, the steps' too, a runtime one (4.6 kB at 16 for getrf), about a fifth
+ * faster at n = 16. Past n = 16 the pairs stop paying (tuning.ts complexLuWasmPairs).
  */
 import type { LuOp } from './getrf-js.js';
 import { Code, encodeModule, type FunctionDef, type ValType } from '../wasm/emit.js';
 import { OP, SIMD } from '../wasm/opcodes.js';
-import { PAIR_E, PAIR_HI, PAIR_LO, PAIR_SLOT, pairEmitters } from '../wasm/pair.js';
+import { PAIR_E, PAIR_HI, PAIR_LO, PAIR_SLOT, pairEmitters, type LoopPointer } from '../wasm/pair.js';
 
 export interface ZgetrfInterleavedParams {
   /** getrf or gesv (getrs stays on the one-matrix kernel). */
@@ -55,6 +58,11 @@ export interface ZgetrfInterleavedParams {
    * instruction cache (tuning.ts complexLuWasmPairLoopMin); else unrolled.
    */
   readonly rowLoops: boolean;
+  /**
+   * The factorisation left-looking in Crout's order with every step a runtime loop (crout > 0,
+   * `crout` rows of column j or columns of row j of U a trip), or right-looking (0).
+   */
+  readonly crout: number;
 }
 
 /** The info a pair it hands back leaves in both entries: the driver reruns both on the one-matrix kernel. */
@@ -82,7 +90,7 @@ export const zgetrfInterleavedScratch = (p: Pick<ZgetrfInterleavedParams, 'op' |
  */
 export function generateZgetrfInterleaved(p: ZgetrfInterleavedParams): Uint8Array<ArrayBuffer> {
   const G = tripPairs(p);
-  const defs: FunctionDef[] = [mainFunction(p, G), factorFunction(p)];
+  const defs: FunctionDef[] = [mainFunction(p, G), p.crout > 0 ? croutFactorFunction(p) : factorFunction(p)];
   if (p.op === 'gesv') {
     defs.push(solveFunction(p, 1, 'solve1'));
     if (G > 1) defs.push(solveFunction(p, G, 'solveGroup', pairScratch(p.n)));
@@ -294,6 +302,222 @@ function factorFunction(p: ZgetrfInterleavedParams): FunctionDef {
       for (let h = 0; h < 2 * n; h++) {
         store(sp, 16 * h, () => { load(sp, 16 * h); c.simd(SIMD.f32x4DemoteF64x2Zero).simd(SIMD.f64x2PromoteLowF32x4); });
       }
+    });
+  }
+  c.i32(1).set(ok);
+  c.op(OP.end);
+  c.get(ok);
+  return { name: 'factor', params, results: ['i32'], code: c };
+}
+
+/**
+ * `factor` as factorFunction's, in Crout's order: element (i, c) of the factor is A(i, c) less the
+ * terms L(i, k) U(k, c), k < min(i, c), each subtracted as the right-looking update subtracts it
+ * and in its ascending k, so the results are bitwise the same. Step j forms column j (rows j ..
+ * n - 1) from the finished part, searches it for the pivot, interchanges rows j and p whole (their
+ * columns past j still hold A's values, and their L parts move with them, as in the right-looking
+ * order), forms row j of U (columns j + 1 .. n - 1) and scales column j below the diagonal. Each
+ * element's terms are a runtime loop over k with `crout` rows (or columns) side by side, their
+ * accumulators in registers: no stores in the inner loop. The steps too are a runtime loop (j and
+ * its pointers in locals), so the function is a few kB whatever n: unrolled per step it was 45 kB
+ * at n = 16 and ran slower than the right-looking kernel, out of the instruction cache.
+ */
+function croutFactorFunction(p: ZgetrfInterleavedParams): FunctionDef {
+  const { n } = p;
+  const params: ValType[] = ['i32', 'i32', 'i32'];
+  const c = new Code(params);
+  const [A, PIV, SCR] = [0, 1, 2];
+  const { get, load, store, select, divideLocals, divide } = helpers(c, n);
+  const i32 = (): number => c.local('i32');
+  const v = (): number => c.local('v128');
+  const ok = i32(), sp = i32(), ap = i32(), x = i32(), y = i32(), p0 = i32(), p1 = i32(), cnt = i32(), k = i32();
+  // step j: j, and the byte addresses of (0, j), (j, 0), (j, j) and its pivot entry; a group's first
+  // element (i0, j) or (j, c0), the starts of its terms' L and U, and the rows or columns left
+  const j = i32(), colJ = i32(), rowJ = i32(), diag = i32(), pivJ = i32(), e = i32(), gx = i32(), gy = i32(), left = i32();
+  const tf = c.local('f64');
+  const t = v(), pm = v(), pv = v(), iv = v(), mask = v(), pr = v(), pi = v(), rr = v(), ri = v(), ur = v(), ui = v();
+  const t0 = v(), t1 = v(), xr = v(), xi = v();
+  const dv = divideLocals();
+  const R = p.crout;
+  const accR = Array.from({ length: R }, v), accI = Array.from({ length: R }, v);
+  const MAT = n * n * E;
+  const COL = n * SLOT;
+  /** A do-while loop of `trips` trips (a local, > 0; it counts down `counter`), pointers stepping by their strides. */
+  const runLoop = (trips: () => void, counter: number, pointers: readonly LoopPointer[], body: () => void): void => {
+    for (const [ptr, start] of pointers) { start(); c.set(ptr); }
+    trips(); c.set(counter);
+    c.loop_(() => {
+      body();
+      for (const [ptr, , stride] of pointers) c.get(ptr).i32(stride).op(OP.i32Add).set(ptr);
+      c.get(counter).i32(1).op(OP.i32Sub).tee(counter);
+    });
+  };
+  /** `runLoop` where the trips may be zero. */
+  const runLoop0 = (trips: () => void, counter: number, pointers: readonly LoopPointer[], body: () => void): void => {
+    trips(); c.i32(0).op(OP.i32GtS).if_(() => runLoop(trips, counter, pointers, body));
+  };
+  const copy = (inward: boolean): void => {
+    c.get(A).set(ap); c.get(SCR).set(sp);
+    runLoop(() => c.i32(n), cnt, [], () => {
+      for (let i = 0; i < n; i++) {
+        if (inward) {
+          load(ap, i * E); c.set(t0);
+          load(ap, i * E + MAT); c.set(t1);
+          store(sp, i * SLOT, () => c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, LO));
+          store(sp, i * SLOT + 16, () => c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, HI));
+        } else {
+          load(sp, i * SLOT); c.set(t0);
+          load(sp, i * SLOT + 16); c.set(t1);
+          store(ap, i * E, () => c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, LO));
+          store(ap, i * E + MAT, () => c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, HI));
+        }
+      }
+      c.get(ap).i32(n * E).op(OP.i32Add).set(ap);
+      c.get(sp).i32(COL).op(OP.i32Add).set(sp);
+    });
+  };
+  /** acc(u) -= l w (re -= lr wr - li wi; im -= lr wi + li wr), l in (lr, li), w in (ur, ui). */
+  const subtractTerm = (u: number, lr: number, li: number): void => {
+    c.get(accR[u]!).get(lr).get(ur).simd(SIMD.f64x2Mul).get(li).get(ui).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).simd(SIMD.f64x2Sub).set(accR[u]!);
+    c.get(accI[u]!).get(lr).get(ui).simd(SIMD.f64x2Mul).get(li).get(ur).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add).simd(SIMD.f64x2Sub).set(accI[u]!);
+  };
+  /**
+   * h elements from e on, `apart` bytes from one to the next, each less its j terms: column j's rows
+   * (apart SLOT; L(i0 + u, k) from x = gx on by COL, U(k, j) from y = gy on by SLOT) or row j's
+   * columns (apart COL; L(j, k) from gx by COL, U(k, c0 + u) from gy by SLOT).
+   */
+  const group = (h: number, column: boolean): void => {
+    const apart = column ? SLOT : COL;
+    for (let u = 0; u < h; u++) {
+      load(e, u * apart); c.set(accR[u]!);
+      load(e, u * apart + 16); c.set(accI[u]!);
+    }
+    runLoop0(get(j), k, [[x, get(gx), COL], [y, get(gy), SLOT]], () => {
+      // the operand shared by the h elements, then each one's own
+      const [sr, si, or, oi] = column ? [ur, ui, xr, xi] : [xr, xi, ur, ui];
+      load(column ? y : x, 0); c.set(sr);
+      load(column ? y : x, 16); c.set(si);
+      for (let u = 0; u < h; u++) {
+        load(column ? x : y, u * apart); c.set(or);
+        load(column ? x : y, u * apart + 16); c.set(oi);
+        subtractTerm(u, xr, xi);
+      }
+    });
+    for (let u = 0; u < h; u++) {
+      store(e, u * apart, get(accR[u]!));
+      store(e, u * apart + 16, get(accI[u]!));
+    }
+  };
+  /**
+   * Groups of R over `count` elements from e on (the rows of column j or the columns of row j),
+   * then the h < R left over; a group's own operands' start moves with it (L's rows, gx, by SLOT;
+   * U's columns, gy, by COL).
+   */
+  const groups = (count: () => void, column: boolean): void => {
+    const step = R * (column ? SLOT : COL);
+    const own = column ? gx : gy;
+    count(); c.set(left);
+    c.op(OP.block, OP.void).op(OP.loop, OP.void);
+    c.get(left).i32(R).op(OP.i32LtS).op(OP.brIf, 1);
+    group(R, column);
+    c.get(e).i32(step).op(OP.i32Add).set(e);
+    c.get(own).i32(step).op(OP.i32Add).set(own);
+    c.get(left).i32(R).op(OP.i32Sub).set(left);
+    c.op(OP.br, 0).op(OP.end).op(OP.end);
+    for (let h = 1; h < R; h++) c.get(left).i32(h).op(OP.i32Eq).if_(() => group(h, column));
+  };
+  /** Lane `lane`'s rows j and p (byte offset p SLOT in local prow) exchanged in every column. */
+  const swapLane = (prow: number, lane: number): void => {
+    runLoop(() => c.i32(n), cnt, [[x, () => c.get(rowJ).i32(8 * lane).op(OP.i32Add), COL], [y, () => c.get(SCR).get(prow).op(OP.i32Add).i32(8 * lane).op(OP.i32Add), COL]], () => {
+      for (const off of [0, 16]) {
+        c.get(x).mem(OP.f64Load, 3, off).set(tf);
+        c.get(x).get(y).mem(OP.f64Load, 3, off).mem(OP.f64Store, 3, off);
+        c.get(y).get(tf).mem(OP.f64Store, 3, off);
+      }
+    });
+  };
+  /** Pushes |re| + |im| of the split element at base + off (the reference's abs1, per lane). */
+  const abs1 = (base: number, off: number): void => {
+    load(base, off); c.simd(SIMD.f64x2Abs);
+    load(base, off + 16); c.simd(SIMD.f64x2Abs);
+    c.simd(SIMD.f64x2Add);
+  };
+  /** Pushes n - j - d. */
+  const nLess = (d: number) => (): void => { c.i32(n - d).get(j).op(OP.i32Sub); };
+
+  const step = (): void => {
+    // column j, rows j .. n - 1: (i0, j) at e, L(i0, 0) = SCR + i0 SLOT, U(0, j) = (0, j)
+    c.get(diag).set(e);
+    c.get(rowJ).set(gx);
+    c.get(colJ).set(gy);
+    groups(nLess(0), true);
+    // pivot search down column j: per lane the first row of largest |re| + |im| (`t > pm` only), its byte offset i SLOT in pv
+    abs1(diag, 0); c.set(pm);
+    c.get(j).i32(5).op(OP.i32Shl).op(OP.i64ExtendI32U).simd(SIMD.i64x2Splat).tee(pv).set(iv);
+    runLoop0(nLess(1), cnt, [[x, () => c.get(diag).i32(SLOT).op(OP.i32Add), SLOT]], () => {
+      c.get(iv).i64x2(SLOT).simd(SIMD.i64x2Add).set(iv);
+      abs1(x, 0); c.tee(t).get(pm).simd(SIMD.f64x2Gt).set(mask);
+      c.get(pm).get(t).simd(SIMD.f64x2Pmax).set(pm);
+      select(get(iv), get(pv), mask); c.set(pv);
+    });
+    c.get(pv).simd(SIMD.i64x2ExtractLane, 0).op(OP.i32WrapI64).set(p0);
+    c.get(pv).simd(SIMD.i64x2ExtractLane, 1).op(OP.i32WrapI64).set(p1);
+    c.get(pivJ).get(p0).i32(5).op(OP.i32ShrU).mem(OP.i32Store, 2, 0);
+    c.get(pivJ).get(p1).i32(5).op(OP.i32ShrU).mem(OP.i32Store, 2, 4 * n);
+    // the interchanges (rows j and p of the whole matrix), each lane its own
+    c.get(p0).get(j).i32(5).op(OP.i32Shl).op(OP.i32Ne).if_(() => swapLane(p0, 0));
+    c.get(p1).get(j).i32(5).op(OP.i32Shl).op(OP.i32Ne).if_(() => swapLane(p1, 1));
+    // both parts finite and one at least the safe minimum in both lanes, else the pair goes back
+    // (labels: 0 the steps' loop, 1 the failing block)
+    load(diag, 0); c.set(pr);
+    load(diag, 16); c.set(pi);
+    c.f64x2(Infinity).get(pr).simd(SIMD.f64x2Abs).simd(SIMD.f64x2Gt);
+    c.f64x2(Infinity).get(pi).simd(SIMD.f64x2Abs).simd(SIMD.f64x2Gt).simd(SIMD.v128And);
+    c.get(pr).simd(SIMD.f64x2Abs).f64x2(SAFE_MIN).simd(SIMD.f64x2Ge);
+    c.get(pi).simd(SIMD.f64x2Abs).f64x2(SAFE_MIN).simd(SIMD.f64x2Ge).simd(SIMD.v128Or).simd(SIMD.v128And);
+    c.simd(SIMD.v128Not).simd(SIMD.v128AnyTrue).op(OP.brIf, 1);
+    // the reciprocal 1 / (pr + i pi) (at the last step unused)
+    divide(dv, () => c.f64x2(1), () => c.f64x2(0), pr, pi, rr, ri);
+    // row j of U, columns j + 1 .. n - 1: (j, c0) at e, L(j, 0) = (j, 0), U(0, c0); no terms at j = 0
+    c.get(j).if_(() => {
+      c.get(diag).i32(COL).op(OP.i32Add).set(e);
+      c.get(rowJ).set(gx);
+      c.get(colJ).i32(COL).op(OP.i32Add).set(gy);
+      groups(nLess(1), false);
+    });
+    // L(i, j) = A(i, j) / pivot below the diagonal
+    runLoop0(nLess(1), cnt, [[x, () => c.get(diag).i32(SLOT).op(OP.i32Add), SLOT]], () => {
+      load(x, 0); c.set(xr);
+      load(x, 16); c.set(xi);
+      store(x, 0, () => c.get(xr).get(rr).simd(SIMD.f64x2Mul).get(xi).get(ri).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub));
+      store(x, 16, () => c.get(xr).get(ri).simd(SIMD.f64x2Mul).get(xi).get(rr).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add));
+    });
+  };
+
+  c.i32(0).set(ok);
+  c.op(OP.block, OP.void); // left by a pivot the kernel does not take
+  copy(true);
+  c.i32(0).set(j);
+  c.get(SCR).tee(colJ).tee(rowJ).set(diag);
+  c.get(PIV).set(pivJ);
+  c.loop_(() => {
+    step();
+    c.get(j).i32(1).op(OP.i32Add).set(j);
+    c.get(colJ).i32(COL).op(OP.i32Add).set(colJ);
+    c.get(rowJ).i32(SLOT).op(OP.i32Add).set(rowJ);
+    c.get(diag).i32(COL + SLOT).op(OP.i32Add).set(diag);
+    c.get(pivJ).i32(4).op(OP.i32Add).set(pivJ);
+    c.get(j).i32(n).op(OP.i32LtS);
+  });
+  copy(false);
+  if (p.op === 'gesv' && p.roundFactor) {
+    // the factor in the scratch rounded to float32, as the solve reads it back
+    c.get(SCR).set(sp);
+    runLoop(() => c.i32(n), cnt, [], () => {
+      for (let h = 0; h < 2 * n; h++) {
+        store(sp, 16 * h, () => { load(sp, 16 * h); c.simd(SIMD.f32x4DemoteF64x2Zero).simd(SIMD.f64x2PromoteLowF32x4); });
+      }
+      c.get(sp).i32(COL).op(OP.i32Add).set(sp);
     });
   }
   c.i32(1).set(ok);

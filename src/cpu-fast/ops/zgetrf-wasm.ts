@@ -50,7 +50,10 @@ export function zgetrfWasm(op: LuOp, r: LuReq, n: number, p0: number, count: num
   // solves `group` pairs side by side)
   const pairRange = tuning.complexLuWasmPairs;
   const group = tuning.complexLuWasmPairGroup;
-  const pairParams: ZgetrfInterleavedParams | undefined = op !== 'getrs' && count > 1 && n >= pairRange.min && n <= pairRange.max ? { op, n, roundFactor, pairs: group, rowLoops: n >= tuning.complexLuWasmPairLoopMin } : undefined;
+  // (factored in Crout's order from complexLuWasmPairCrout.min, right-looking below it)
+  const crout = n >= tuning.complexLuWasmPairCrout.min ? tuning.complexLuWasmPairCrout.rows : 0;
+  const pairParams: ZgetrfInterleavedParams | undefined = op !== 'getrs' && count > 1 && n >= pairRange.min && n <= pairRange.max
+    ? { op, n, roundFactor, pairs: group, rowLoops: n >= tuning.complexLuWasmPairLoopMin, crout } : undefined;
   const pairFn = pairParams === undefined ? undefined : pairsFor(pairParams);
   // floats per matrix of A and B; bytes of each chunk's areas; with the pairs, a chunk of whole
   // trips (gesv's `group` pairs side by side), so that only a call's last matrices take another path

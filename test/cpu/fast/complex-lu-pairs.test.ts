@@ -3,11 +3,12 @@
  * getrf and gesv on complex128 and complex64) against the complex reference, bit for bit: every
  * float of every array, info and pivots. The tuning is forced so that the kernel serves every
  * order tested (1 .. 17, 20, 24), with each pair's solve alone and with two pairs' solves side by
- * side, the rows unrolled and (some orders) runtime loops, and the batch's members are ordered so that every path runs: pairs that complete (pivots
- * differing per lane, ties of |re| + |im|, Smith's two branches), a pair handed back by either lane
- * (an exactly singular matrix, a NaN below the pivot, an infinite or tiny pivot) beside one that
- * completes and is solved alone, a last pair after the groups, and an odd batch's lone last
- * matrix; across chunks of the wasm memory too.
+ * side, the rows unrolled and (some orders) runtime loops, factored right-looking and in Crout's
+ * order (1, 2 and 3 rows a trip), and the batch's members are ordered so that every path runs:
+ * pairs that complete (pivots differing per lane, ties of |re| + |im|, Smith's two branches), a
+ * pair handed back by either lane (an exactly singular matrix, a NaN below the pivot, an infinite
+ * or tiny pivot) beside one that completes and is solved alone, a last pair after the groups, and
+ * an odd batch's lone last matrix; across chunks of the wasm memory too.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -44,9 +45,10 @@ const STRIDED_SIZES = new Set([1, 2, 3, 5, 8, 13, 16, 17, 24]);
  * side; the pivot search, scaling and solves' rows unrolled or (`loops`) runtime loops at every
  * order.
  */
-function options(group: number, loops = false): ComplexLuOptions {
+function options(group: number, loops = false, crout = 0): ComplexLuOptions {
   const complexLuWasmPairLoopMin = loops ? 1 : 99;
-  return { force: { variant: 'wasm' }, tuning: { ...T, complexLuWasmPairs: { min: 1, max: 99 }, complexLuWasmPairGroup: group, complexLuWasmPairLoopMin } };
+  const complexLuWasmPairCrout = { min: crout > 0 ? 1 : 99, rows: Math.max(1, crout) };
+  return { force: { variant: 'wasm' }, tuning: { ...T, complexLuWasmPairs: { min: 1, max: 99 }, complexLuWasmPairGroup: group, complexLuWasmPairLoopMin, complexLuWasmPairCrout } };
 }
 
 function matrix(rng: Rng, n: number, kind: Kind): Z {
@@ -87,13 +89,16 @@ function check(op: Op, dtype: ComplexDType, n: number, layout: Layout, seed: num
 }
 
 describe('cpu-fast two-matrix complex LU matches the complex reference bit for bit', () => {
-  for (const [group, loops] of [[1, false], [2, false], [2, true]] as const) {
+  // [pairs side by side, rows as runtime loops, Crout's rows (0: right-looking)]: Crout's order with
+  // 1, 2 and 3 rows a trip (3 leaves groups of 1 and 2 over)
+  for (const [group, loops, crout] of [[1, false, 0], [2, false, 0], [2, true, 0], [2, true, 2], [1, false, 3], [2, false, 1]] as const) {
     for (const op of ['getrf', 'gesv'] as const) {
       const sizes = loops ? LOOP_SIZES : SIZES;
-      test(`${op}, solves of ${group} pair(s) side by side, rows ${loops ? 'runtime loops' : 'unrolled'}: n = ${sizes.join(', ')}, both types, back to back (and some strided with gaps)`, () => {
-        let seed = 7 + 100 * group + (loops ? 50 : 0);
+      const order = crout > 0 ? `Crout's order, ${crout} rows a trip` : 'right-looking';
+      test(`${op}, ${order}, solves of ${group} pair(s) side by side, rows ${loops ? 'runtime loops' : 'unrolled'}: n = ${sizes.join(', ')}, both types, back to back (and some strided with gaps)`, () => {
+        let seed = 7 + 100 * group + (loops ? 50 : 0) + 1000 * crout;
         for (const dtype of TYPES) for (const n of sizes) {
-          for (const layout of STRIDED_SIZES.has(n) ? [PACKED, ODD] : [PACKED]) check(op, dtype, n, layout, seed++, 1 + (n % 3 === 0 ? 1 : 0), options(group, loops));
+          for (const layout of STRIDED_SIZES.has(n) ? [PACKED, ODD] : [PACKED]) check(op, dtype, n, layout, seed++, 1 + (n % 3 === 0 ? 1 : 0), options(group, loops, crout));
         }
       });
     }
@@ -101,24 +106,25 @@ describe('cpu-fast two-matrix complex LU matches the complex reference bit for b
   test('gesv with no right-hand side and with several; batches of 2, 3 and 5', () => {
     let seed = 900;
     for (const group of [1, 2]) for (const dtype of TYPES) for (const n of [4, 16]) {
-      for (const nrhs of [0, 3]) check('gesv', dtype, n, PACKED, seed++, nrhs, options(group, group === 2));
-      for (const count of [2, 3, 5]) check('gesv', dtype, n, ODD, seed++, 1, options(group, group === 2), KINDS.slice(0, count));
+      for (const nrhs of [0, 3]) check('gesv', dtype, n, PACKED, seed++, nrhs, options(group, group === 2, group === 2 ? 2 : 0));
+      for (const count of [2, 3, 5]) check('gesv', dtype, n, ODD, seed++, 1, options(group, group === 2, group === 2 ? 2 : 0), KINDS.slice(0, count));
     }
   });
   test('a batch over several chunks of the wasm memory (n = 16: 61 matrices, random and failing)', () => {
     const kinds = Array.from({ length: 61 }, (_, p) => KINDS[p % KINDS.length]!);
     let seed = 950;
-    for (const group of [1, 2]) for (const op of ['getrf', 'gesv'] as const) check(op, 'complex128', 16, PACKED, seed++, 1, options(group, group === 2), kinds);
+    for (const group of [1, 2]) for (const op of ['getrf', 'gesv'] as const) check(op, 'complex128', 16, PACKED, seed++, 1, options(group, group === 2, group === 2 ? 2 : 0), kinds);
   });
 });
 
 test('the two-matrix kernel: a valid module for every order, op, rounding and group; its scratch', () => {
-  for (const n of [1, 2, 3, 8, 16]) for (const op of ['getrf', 'gesv'] as const) for (const roundFactor of [false, true]) for (const pairs of [1, 2, 3]) for (const rowLoops of pairs === 2 ? [false, true] : [false]) {
-    assert.ok(WebAssembly.validate(generateZgetrfInterleaved({ op, n, roundFactor, pairs, rowLoops })), `n=${n} ${op} ${roundFactor} ${pairs} ${rowLoops}`);
+  for (const n of [1, 2, 3, 8, 16]) for (const op of ['getrf', 'gesv'] as const) for (const roundFactor of [false, true]) for (const pairs of [1, 2, 3]) for (const rowLoops of pairs === 2 ? [false, true] : [false]) for (const crout of [0, 1, 2, 3]) {
+    assert.ok(WebAssembly.validate(generateZgetrfInterleaved({ op, n, roundFactor, pairs, rowLoops, crout })), `n=${n} ${op} ${roundFactor} ${pairs} ${rowLoops} ${crout}`);
   }
   assert.equal(zgetrfInterleavedScratch({ op: 'gesv', n: 4, pairs: 2 }), 2 * (4 * 4 * 32 + 4 * 32), 'gesv: a pair\'s scratch for each pair of a trip');
   assert.equal(zgetrfInterleavedScratch({ op: 'getrf', n: 4, pairs: 2 }), 4 * 4 * 32 + 4 * 32, 'getrf: one pair a trip');
   const { min, max } = T.complexLuWasmPairs;
   assert.ok(min >= 1 && max >= 16 && max <= T.complexLuWasm.gesv.max, 'the pairs serve n <= 16 within the WebAssembly range');
   assert.ok(T.complexLuWasmPairGroup >= 1);
+  assert.ok(T.complexLuWasmPairCrout.rows >= 1, 'Crout\'s order takes at least one row a trip');
 });
