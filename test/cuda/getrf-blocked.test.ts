@@ -15,7 +15,7 @@ import { strided } from '../../src/core/batch.js';
 import { cpuGemm } from '../../src/cpu/gemm.js';
 import { getrfMatrix } from '../../src/cpu/lapack/index.js';
 import { cpuTrsm } from '../../src/cpu/trsm.js';
-import { getrfBlocked, getrfBlockedSteps, getrfCuda, getrfPanelWidth, getrfSpreadSource, getrfWideLeaf, getrfSwapsSource, getrfWideSource, SPREAD_THREADS, SPREAD_WIDTH, spreadShape, spreadSharedBytes, tallShape, wideSharedBytes, wideSubBlock, type GetrfBlockedStep } from '../../src/cuda/kernels/getrf/index.js';
+import { getrfBlocked, getrfBlockedSteps, getrfCuda, getrfMidBand, getrfPanelWidth, getrfSpreadSource, getrfWideLeaf, getrfSwapsSource, getrfWideSource, SPREAD_THREADS, SPREAD_WIDTH, spreadShape, spreadSharedBytes, tallShape, wideSharedBytes, wideSubBlock, type GetrfBlockedStep } from '../../src/cuda/kernels/getrf/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import { CudaError } from '../../src/cuda/runtime/errors.js';
 import type { Kernel, KernelSource } from '../../src/cuda/runtime/types.js';
@@ -261,14 +261,15 @@ test('a batch of mid-size matrices: one panel of 128 with tall leaves from the b
     getrfCuda(dev, { a, ipiv, pivotStride: n, info });
     return new Map(dev.names);
   };
-  const f64 = run('float64', 96, 6 * dev.info.smCount);
+  const perSm = (dtype: 'float64' | 'float32', n: number): number => getrfMidBand(T.recursion, dtype, n)!.perSm;
+  const f64 = run('float64', 96, perSm('float64', 96) * dev.info.smCount);
   assert.ok(f64.get('getrf_tall_d_st')! >= 96 / 16, `tall leaves of at most 16 columns: ${JSON.stringify([...f64])}`);
   assert.ok(![...f64.keys()].some((k) => k.startsWith('getrf_wide') || k.startsWith('getrf_reg')), 'no wide leaf, no register kernel');
   assert.equal(f64.get('getrf_swaps_d_st'), (f64.get('getrf_tall_d_st')! - 1) * 2, 'one panel: the recursion\'s swaps alone (two a split), no interchange after it');
   assert.equal(f64.get('getrf_tall_d_st'), 6, 'leaves of 16');
-  const few = run('float64', 96, 6 * dev.info.smCount - 1);
-  assert.deepEqual([...few.keys()].filter((k) => k.startsWith('getrf_reg')).length, 1, `fewer than 6 an SM: the register design (${JSON.stringify([...few])})`);
-  const f32 = run('float32', 160, 6 * dev.info.smCount);
+  const few = run('float64', 96, perSm('float64', 96) * dev.info.smCount - 1);
+  assert.deepEqual([...few.keys()].filter((k) => k.startsWith('getrf_reg')).length, 1, `fewer an SM: the register design (${JSON.stringify([...few])})`);
+  const f32 = run('float32', 160, perSm('float32', 160) * dev.info.smCount);
   assert.equal(f32.get('getrf_wide_s_w32_st'), 5, `a wide leaf a 32 columns: ${JSON.stringify([...f32])}`);
 });
 

@@ -19,7 +19,7 @@ import { allocate, DTYPE_EPS, type DType, type FloatArray } from '../../src/core
 import type { Uplo } from '../../src/core/enums.js';
 import { counts } from '../../src/core/counts.js';
 import { cpuGesv, cpuGetrf, cpuGetrs, cpuPosv, cpuPotrf, cpuPotrs } from '../../src/cpu/lapack/index.js';
-import { getrfCuda, getrfRecursive, type GetrfOptions, type GetrfVariant } from '../../src/cuda/kernels/getrf/index.js';
+import { getrfCuda, getrfMidBand, getrfRecursive, type GetrfOptions, type GetrfVariant } from '../../src/cuda/kernels/getrf/index.js';
 import { potrfCuda, potrfRecursive, type PotrfOptions, type PotrfVariant } from '../../src/cuda/kernels/potrf/index.js';
 import { gesvCuda, getrsCuda, posvCuda, potrsCuda } from '../../src/cuda/kernels/solve/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
@@ -656,7 +656,8 @@ partTest('potrf', 'potrf: every n > 32 with 8-column panels (the paper\'s width,
 // The register designs (one block per matrix, the matrix in registers): by size up to the
 // threshold, the boundary on both sides (128 register, 129 the old paths), forced at sizes the
 // warp kernels serve by default (one row register, fewer columns than warps), mixed failures.
-const REGISTER_SIZES = [33, 47, 64, 65, 100, 127, 128];
+// Each band of the table's register shapes (sm_90: float64 65-80, 81-96, 97-128; float32 65-96, 97-112, 113-128) at both ends.
+const REGISTER_SIZES = [33, 47, 64, 65, 80, 81, 96, 97, 100, 112, 113, 127, 128];
 const registerMax = (dtype: DType): number =>
   Math.max(tuningFor(gpu().info.arch, 'potrf').registerMax[dtype], tuningFor(gpu().info.arch, 'getrf').registerMax[dtype]);
 
@@ -733,22 +734,24 @@ partTest('batches', 'batches of SMs or more at n >= 256 (the blocked drivers by 
   checkGetrf(dev, rng, 'float32', 400, 400, count, luMix, true);
 });
 
-// Batches of 6 matrices an SM or more of mid sizes (float64 from 65, float32 from 129) take the LU
-// over the whole batch (getrf's table, recursion.mid: one panel of 128 with tall leaves in float64,
-// panels of 64 with wide leaves of 32 in float32): the default plan, mixed with failing matrices,
-// against the CPU; gesv through it.
-partTest('batches', 'batches of 6 matrices an SM at mid sizes (the LU over the whole batch by default): failures, against the CPU', { skip, timeout: 600_000 }, () => {
+// Batches of mid sizes with the table's matrices an SM or more (recursion.mid; sm_90: float64 15 an SM at
+// 65-96 and 6 from 97, float32 15 at 113-128 and 6 from 129) take the LU over the whole batch (one panel
+// of 128 with tall leaves in float64, panels of 64 with wide leaves of 32 in float32 from 129): the
+// default plan, mixed with failing matrices, against the CPU; gesv through it.
+partTest('batches', 'batches of mid sizes with the table\'s matrices an SM (the LU over the whole batch by default): failures, against the CPU', { skip, timeout: 600_000 }, () => {
   const dev = gpu();
   const rng = new Rng(17);
   const t = tuningFor(dev.info.arch, 'getrf').recursion;
-  const count = 6 * dev.info.smCount + 1;
+  const countFor = (dtype: DType, n: number): number => getrfMidBand(t, dtype, n)!.perSm * dev.info.smCount + 1;
   const luMix = (i: number): Kind => (i % 97 === 7 ? 'singular' : i % 89 === 3 ? 'nan' : 'general');
-  for (const [dtype, n] of [['float64', 65], ['float64', 96], ['float64', 200], ['float32', 160]] as const) {
+  for (const [dtype, n] of [['float64', 65], ['float64', 96], ['float64', 200], ['float32', 128], ['float32', 160]] as const) {
+    const count = countFor(dtype, n);
     assert.ok(getrfRecursive(dtype, n, n, count, dev.info.smCount, t), `${dtype} ${n} x ${count} takes the LU over the batch`);
+    assert.ok(!getrfRecursive(dtype, n, n, count - 2, dev.info.smCount, t), `${dtype} ${n} x ${count - 2}: one block a matrix`);
     checkGetrf(dev, rng, dtype, n, n, count, luMix, dtype === 'float32');
   }
   // (no NaN here: checkSolve judges every solved system by its residual)
-  checkSolve(dev, rng, 'float64', 'gesv', 96, 1, 'lower', (i) => (i % 97 === 7 ? 'singular' : 'general'), count);
+  checkSolve(dev, rng, 'float64', 'gesv', 96, 1, 'lower', (i) => (i % 97 === 7 ? 'singular' : 'general'), countFor('float64', 96));
 });
 
 partTest('batches', 'batches of 70000 matrices (beyond a 65535 grid dimension)', { skip }, () => {

@@ -5,7 +5,7 @@
  */
 import type { DType } from '../../../core/dtype.js';
 import { MyriadError } from '../../../core/errors.js';
-import { bandFor, type GetrfBlockedTuning, type GetrfRecursionTuning, type GetrfSpreadTuning, type GetrfTuning, type SpreadExchange } from '../../model/tuning/index.js';
+import { bandFor, type GetrfBlockedTuning, type GetrfMidBand, type GetrfRecursionTuning, type GetrfSpreadTuning, type GetrfTuning, type SpreadExchange } from '../../model/tuning/index.js';
 import type { OperandKind } from '../common/batch-pointer.js';
 import { elementBytes } from '../common/precision.js';
 import { REGISTER_DESIGN_MAX } from '../common/register-tile.js';
@@ -71,8 +71,16 @@ export function getrfRecursive(dtype: DType, rows: number, cols: number, count: 
   if (force !== undefined) return force && Math.min(rows, cols) > 0;
   if (big >= t.minN[dtype]) return true;
   if (count < smCount) return big >= t.minNFew[dtype];
-  if (t.mid !== undefined && count >= t.mid.perSm * smCount && big >= t.mid.minN[dtype]) return true;
+  const mid = getrfMidBand(t, dtype, big);
+  if (mid !== undefined && count >= mid.perSm * smCount) return true;
   return big >= (t.minNMany ?? t.minN)[dtype];
+}
+
+/** The band of recursion.mid that covers order `big` (the last whose minN <= big), if any. */
+export function getrfMidBand(t: GetrfRecursionTuning, dtype: DType, big: number): GetrfMidBand | undefined {
+  let band: GetrfMidBand | undefined;
+  for (const b of t.mid?.[dtype] ?? []) if (b.minN <= big) band = b;
+  return band;
 }
 
 /** The leaf's launch shape for a panel of m rows: threads, rows per thread, widest panel. */

@@ -89,8 +89,8 @@ export const sm90GetrfTuning: GetrfTuning = {
   // f64 and f32 alike: RB <= 4 row registers.
   registerMax: { float64: 128, float32: 128 },
   // Up to 64: 4 warps, 4-column panels and a register cap for 5 (f64) or 6 (f32) blocks per SM;
-  // beyond, 16 warps and 4-column panels (the whole square matrix in registers leaves 1 or 2
-  // blocks per SM). Up to 64 (H200, 2026-11-29, scripts/probe/getrf-register-shapes.mjs, 10,000
+  // 65-96 (f64 and f32) and 97-112 (f32): 4-8 warps and 2-4 blocks per SM; beyond, 16 warps (the
+  // whole square matrix in registers leaves 1 or 2 blocks per SM). Up to 64 (H200, 2026-11-29, scripts/probe/getrf-register-shapes.mjs, 10,000
   // matrices, ms; warps x nb x blocks): f64 n = 40 / 48 / 56 / 64: 4x4x5 0.680 / 0.798 / 1.095 /
   // 1.263, 4x4x4 0.762 / 0.903 / 1.210 / 1.339, the earlier 4x8x4 0.862 / 1.088 / 1.293 / 1.428,
   // 8 warps (nb 2, 4, 8) 0.86-2.12; f32 n = 40 / 64: 4x4x6 0.471 / 0.813, 4x8x6 0.560 / 0.860, 8
@@ -98,20 +98,38 @@ export const sm90GetrfTuning: GetrfTuning = {
   // and 963 against 902-1,322 in four runs; 4x4x4 at 64 took 1,181-1,587). Under 5 blocks' cap of 96
   // registers the f64 kernel spills 112-168 bytes from n = 56 (the variable-size class kernel of 64,
   // 852: it keeps 4 blocks, plan-vbatched.ts), the f32 one 12-16 bytes at 56-63, and the f32 65..128
-  // shape 12 bytes under its 64, yet each measured fastest of those tried.
+  // shape 12 bytes under its 64 (16x2x2, now from 113), yet each measured fastest of those tried.
   // 65..128 (same run and probe): f64 n = 96 / 128: 16x2x1 6.99 / 12.02, 16x4x1 7.78 / 12.27, 16x8x1
-  // 9.34 / 13.83, 8x4x1 7.52 / 13.71, 32 warps (nb 2, 4) 7.38-13.78; 16x2x1 compiles in 435 ms at 96
-  // but 1,037 at 128 (16x4x1: 893 / 615), so 2-column panels to 96. f32 128: 16x2x2 5.85, 16x4x2
-  // 6.08, 16x4x1 9.76, 32x4x1 9.69, 8x4x1 10.93. Two or three blocks an SM at 65-96 (H200, 2026-11-30,
-  // the same probe, 10,000 matrices, ms, 16x2x1 / 8x2x2 / 4x4x3): 72 5.05 / 2.92 / 2.70, 96 6.99 / 4.22 /
-  // 5.03 (4x4x3 spills at 96). Not taken: counts of a wave or less and the recursion's crossover
-  // (recursion.mid) not measured with them (BENCHMARKS.md, "Batched getrf of mid sizes").
+  // 9.34 / 13.83, 8x4x1 7.52 / 13.71, 32 warps (nb 2, 4) 7.38-13.78. f32 128: 16x2x2 5.85, 16x4x2
+  // 6.08, 16x4x1 9.76, 32x4x1 9.69, 8x4x1 10.93.
+  // Several blocks an SM from 65 (H200, 2026-12-01, scripts/probe/getrf-batched-paths.mjs, the bench's
+  // matrices unless "uniform", ms; cuBLAS getrfBatched in the same run): f64 72 x 528 / 1,056 / 2,000 /
+  // 4,000: 16x2x1 0.263 / 0.515 / - / - (10,000: 4.83), 4x2x4 0.146 / 0.258 / 0.517 / 1.047, 8x2x2
+  // 0.179 / 0.302 / 0.593 / 1.164, 4x4x4 0.146 / 0.273 / 0.552 / 1.123, 8x2x3 0.189 / 0.300 / 0.559 /
+  // 1.035, cuBLAS 0.153 / 0.294 / 0.553 / 0.990; uniform 1,056 / 4,000: 4x2x4 0.277 / 1.055, 8x2x2
+  // 0.363 / 1.216 (cuBLAS 0.413 / 1.294). 80: 4x2x4 and 8x2x2 alike (0.178 / 0.333 / 0.669 against
+  // 0.178 / 0.336 / 0.656 at 528 / 1,056 / 2,000). 88 and 96 x 528 / 1,056 / 2,000 / 4,000: 8x2x2 0.196
+  // / 0.387 / 0.762 / 1.489 and 0.247 / 0.422 / 0.827 / 1.618, 4x2x4 0.217-1.802 and 0.329-2.172
+  // (slower), cuBLAS 0.201 / 0.422 / 0.787 / 1.418 and 0.232 / 0.467 / 0.870 / 1.566; uniform 96 x
+  // 1,056 / 4,000 8x2x2 0.460 / 1.754 (cuBLAS 0.696 / 2.344). 4x2x4 spills 480 bytes at 72 (ptxas,
+  // sm_90) yet runs fastest there. f32 72 x 1,056 / 10,000 and 96 x 528 / 1,056 / 4,000 / 10,000:
+  // 16x2x2 0.268 / 2.185 and 0.187 / 0.307 / 1.158 / 2.805, 4x4x4 0.182 / 1.519 and 0.129 / 0.235 /
+  // 0.932 / 2.202 (no spills), 8x2x3 0.224 / 1.673 and 0.190 / 0.275 / 0.983 / 2.351, cuBLAS 0.259 /
+  // 1.542 and 0.199 / 0.381 / 1.060 / 2.457. f32 104 and 112 x 528 / 4,000 / 10,000: 16x2x2 0.290 /
+  // 1.793 / 4.355 and 0.267 / 1.930 / 4.685, 8x2x3 0.278 / 1.531 / 3.682 and 0.296 / 1.655 / 3.980
+  // (uniform 112 x 1,056 / 4,000: 0.498 / 1.774 against 0.561 / 2.063), cuBLAS 0.233 / 1.291 / 3.013 and
+  // 0.242 / 1.409 / 3.264 (0.82-0.85x: on the bench's matrices no rows are swapped). f32 128 x 528:
+  // 16x2x2 0.311, 8x2x3 0.373 (1,056 alike), so 16x2x2 from 113.
   registerShapes: {
     float64: [
       { maxN: 64, shape: { warps: 4, nb: 4, minBlocks: 5 } },
-      { maxN: 96, shape: { warps: 16, nb: 2, minBlocks: 1 } }, { maxN: Infinity, shape: { warps: 16, nb: 4, minBlocks: 1 } },
+      { maxN: 80, shape: { warps: 4, nb: 2, minBlocks: 4 } }, { maxN: 96, shape: { warps: 8, nb: 2, minBlocks: 2 } },
+      { maxN: Infinity, shape: { warps: 16, nb: 4, minBlocks: 1 } },
     ],
-    float32: [{ maxN: 64, shape: { warps: 4, nb: 4, minBlocks: 6 } }, { maxN: Infinity, shape: { warps: 16, nb: 2, minBlocks: 2 } }],
+    float32: [
+      { maxN: 64, shape: { warps: 4, nb: 4, minBlocks: 6 } }, { maxN: 96, shape: { warps: 4, nb: 4, minBlocks: 4 } },
+      { maxN: 112, shape: { warps: 8, nb: 2, minBlocks: 3 } }, { maxN: Infinity, shape: { warps: 16, nb: 2, minBlocks: 2 } },
+    ],
   },
   // The trailing update reads and writes the trailing matrix once per panel, so wider panels cut
   // its traffic: f32 32 vs 16 ran 1.13x (n = 256) and 1.31x (512) faster; f64 0.95x and 1.01x.
@@ -152,7 +170,19 @@ export const sm90GetrfTuning: GetrfTuning = {
     // at 264, 0.272 / 0.263 at 528, 0.515 / 0.337 at 1,056; 96 0.179 / 0.346, 0.353 / 0.400, 0.686 /
     // 0.501; 128 0.299 / 0.485, 0.597 / 0.565, 1.179 / 0.769; float32 160 0.549 / 0.570, 0.741 /
     // 0.766, 1.321 / 1.055; 224 0.896 / 0.958, 1.403 / 1.326, 2.577 / 2.110: even at about 4 an SM.
-    mid: { minN: { float64: 65, float32: 129 }, perSm: 6 },
+    // With several blocks an SM at 65-96 (registerShapes; H200, 2026-12-01, the same probe, the bench's
+    // matrices, ms, the register design / the recursion): f64 72 x 1,056 / 2,000 / 4,000 0.258 / 0.672,
+    // 0.517 / 0.523, 1.047 / 0.921 (10,000: 2.68 / 2.09); 80 0.333 / 0.602, 0.656 / 0.569; 88 0.387 /
+    // 0.468, 0.762 / 0.720, 1.489 / 1.340; 96 0.422 / 0.510, 0.827 / 0.832, 1.618 / 1.456: the recursion
+    // pays from about 15 an SM (on uniform matrices the register design is still ahead at 30 an SM, 72
+    // x 4,000 1.055 / 1.227, but both beat cuBLAS's 1.294 there). f32 113-128: 128 x 1,056 / 2,000 /
+    // 3,000 / 4,000 0.593 / 0.646, 1.155 / 1.089, 1.650 / 1.530, 2.208 / 2.023 (cuBLAS 0.713 / 1.106 /
+    // 1.541 / 1.970; uniform 4,000 2.405 / 2.782, cuBLAS 3.511); f32 97-112 stay on the register design
+    // (112 x 4,000 / 10,000 1.655 / 1.695, 3.980 / 3.781; uniform 4,000 1.774 / 2.311).
+    mid: {
+      float64: [{ minN: 65, perSm: 15 }, { minN: 97, perSm: 6 }],
+      float32: [{ minN: 113, perSm: 15 }, { minN: 129, perSm: 6 }],
+    },
     widest: { float64: 16, float32: 32 },
     maxThreads: 1024,
     valueRegisters: 40,

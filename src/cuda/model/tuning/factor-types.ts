@@ -139,6 +139,12 @@ export interface GetrfSpreadTuning {
   };
 }
 
+/** From max(rows, cols) = minN, batches of at least perSm matrices an SM take the recursive LU. */
+export interface GetrfMidBand {
+  readonly minN: number;
+  readonly perSm: number;
+}
+
 /** When the recursive LU replaces the one-block-per-matrix designs, and its leaf panels' shape. */
 export interface GetrfRecursionTuning {
   /** max(rows, cols) from which it always applies, per dtype... */
@@ -148,11 +154,11 @@ export interface GetrfRecursionTuning {
   /** ... or at least as many (absent: minN). */
   readonly minNMany?: PerDType<number>;
   /**
-   * ... and from which it applies to batches of at least `perSm` matrices an SM (absent: never):
+   * ... and to batches of mid sizes with at least a band's `perSm` matrices an SM (absent: never):
    * where the launches of the recursion over the whole batch cost less than the waves of one block
-   * a matrix.
+   * a matrix. Per dtype, bands by ascending minN; the last band whose minN <= max(rows, cols) applies.
    */
-  readonly mid?: { readonly minN: PerDType<number>; readonly perSm: number };
+  readonly mid?: PerDType<readonly GetrfMidBand[]>;
   /** The widest leaf panel (a power of two); narrower where the rows do not fit the registers. */
   readonly widest: PerDType<number>;
   /** Most threads per leaf block (a multiple of 32, at most 1024). */
