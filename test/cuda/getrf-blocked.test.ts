@@ -15,7 +15,7 @@ import { strided } from '../../src/core/batch.js';
 import { cpuGemm } from '../../src/cpu/gemm.js';
 import { getrfMatrix } from '../../src/cpu/lapack/index.js';
 import { cpuTrsm } from '../../src/cpu/trsm.js';
-import { getrfBlocked, getrfBlockedSteps, getrfCuda, getrfMidBand, getrfPanelWidth, getrfSpreadSource, getrfWideLeaf, getrfSwapsSource, getrfWideSource, SPREAD_THREADS, SPREAD_WIDTH, spreadShape, spreadSharedBytes, tallShape, wideSharedBytes, wideSubBlock, type GetrfBlockedStep } from '../../src/cuda/kernels/getrf/index.js';
+import { getrfBlocked, getrfBlockedSteps, getrfCuda, getrfMidBand, registerShapeFor, getrfPanelWidth, getrfSpreadSource, getrfWideLeaf, getrfSwapsSource, getrfWideSource, SPREAD_THREADS, SPREAD_WIDTH, spreadShape, spreadSharedBytes, tallShape, wideSharedBytes, wideSubBlock, type GetrfBlockedStep } from '../../src/cuda/kernels/getrf/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import { CudaError } from '../../src/cuda/runtime/errors.js';
 import type { Kernel, KernelSource } from '../../src/cuda/runtime/types.js';
@@ -271,6 +271,27 @@ test('a batch of mid-size matrices: one panel of 128 with tall leaves from the b
   assert.deepEqual([...few.keys()].filter((k) => k.startsWith('getrf_reg')).length, 1, `fewer an SM: the register design (${JSON.stringify([...few])})`);
   const f32 = run('float32', 160, perSm('float32', 160) * dev.info.smCount);
   assert.equal(f32.get('getrf_wide_s_w32_st'), 5, `a wide leaf a 32 columns: ${JSON.stringify([...f32])}`);
+});
+
+test('a register band\'s few shape: batches of at most maxPerSm matrices an SM take it (float64 72 on the sm_90 table)', () => {
+  const band = { maxN: 80, shape: { warps: 4, nb: 2, minBlocks: 4 }, few: { maxPerSm: 2, shape: { warps: 8, nb: 2, minBlocks: 2 } } };
+  assert.equal(registerShapeFor(band, 264, 132), band.few.shape);
+  assert.equal(registerShapeFor(band, 265, 132), band.shape);
+  assert.equal(registerShapeFor(band), band.shape, 'no count: the band\'s shape');
+  assert.equal(registerShapeFor({ maxN: 80, shape: band.shape }, 1, 132), band.shape, 'no few shape');
+  const dev = new LaunchCounter(0, []);
+  const few = T.registerShapes.float64.find((b) => 72 <= b.maxN)!.few!;
+  const launched = (count: number): string[] => {
+    const a = strided(dev.alloc('float64', 72 * 72 * count), { rows: 72, count });
+    dev.names.clear();
+    getrfCuda(dev, { a, ipiv: dev.alloc('int32', 72 * count), pivotStride: 72, info: dev.alloc('int32', count) });
+    return [...dev.names.keys()].filter((k) => k.startsWith('getrf_reg'));
+  };
+  const name = `getrf_reg_d_72x72_st_w${few.shape.warps}_b${few.shape.minBlocks}`;   // (the counter drops _nb)
+  assert.deepEqual(launched(few.maxPerSm * dev.info.smCount), [name]);
+  const more = launched(few.maxPerSm * dev.info.smCount + 1);
+  assert.equal(more.length, 1);
+  assert.notEqual(more[0], name);
 });
 
 test('the blocked driver\'s leaves take the blocked table\'s register sub-block, not the recursion\'s; force.tallWidest overrides', () => {

@@ -750,6 +750,12 @@ partTest('batches', 'batches of mid sizes with the table\'s matrices an SM (the 
     assert.ok(!getrfRecursive(dtype, n, n, count - 2, dev.info.smCount, t), `${dtype} ${n} x ${count - 2}: one block a matrix`);
     checkGetrf(dev, rng, dtype, n, n, count, luMix, dtype === 'float32');
   }
+  // Below the recursion's count, float64 65-80 takes its band's shape of 4 blocks an SM above two
+  // matrices an SM (its few shape, 20 matrices, is the register sizes' test's).
+  const band = tuningFor(dev.info.arch, 'getrf').registerShapes.float64.find((b) => 72 <= b.maxN)!;
+  const several = (band.few?.maxPerSm ?? 0) * dev.info.smCount + 1;
+  assert.ok(!getrfRecursive('float64', 72, 72, several, dev.info.smCount, t));
+  checkGetrf(dev, rng, 'float64', 72, 72, several, luMix);
   // (no NaN here: checkSolve judges every solved system by its residual)
   checkSolve(dev, rng, 'float64', 'gesv', 96, 1, 'lower', (i) => (i % 97 === 7 ? 'singular' : 'general'), countFor('float64', 96));
 });

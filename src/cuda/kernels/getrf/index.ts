@@ -12,7 +12,7 @@ export { getrfWideSource, WIDE_MAX, wideSharedBytes, wideSubBlock } from './gene
 export { getrfSpreadSource, SPREAD_THREADS, SPREAD_WIDTH, spreadSharedBytes, spreadSlotReals, spreadSyncInts } from './generate-spread.js';
 export { getrfLaswpSource } from './generate-laswp.js';
 export { getrfSwapsSource, SWAPS_MAX_PIVOTS, SWAPS_THREADS, SWAPS_TILE } from './generate-swaps.js';
-export { planGetrf, selectGetrf, getrfRecursive, getrfMidBand, getrfRecursionSteps, getrfBlocked, getrfBlockedSteps, getrfPanelWidth, getrfWideLeaf, spreadShape, tallShape, type GetrfBlockedStep, type SpreadShape, type GetrfProblem, type GetrfRecursionStep, type TallShape } from './plan.js';
+export { planGetrf, selectGetrf, registerShapeFor, getrfRecursive, getrfMidBand, getrfRecursionSteps, getrfBlocked, getrfBlockedSteps, getrfPanelWidth, getrfWideLeaf, spreadShape, tallShape, type GetrfBlockedStep, type SpreadShape, type GetrfProblem, type GetrfRecursionStep, type TallShape } from './plan.js';
 export { getrfCuda, getrfGroup, getrfLargePath, type GetrfOptions } from './launch.js';
 export type { GetrfVbatchedParams } from './params.js';
 export { getrfSmallVbatchedSource, GETRF_VBATCH_INTS } from './generate-vbatched.js';

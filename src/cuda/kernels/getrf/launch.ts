@@ -71,7 +71,7 @@ export function getrfGroup(
   }
   const tail = [...indexArgs(g.index, g.count)];
   const tuning = opts.tuning ?? tuningFor(dev.info.arch, 'getrf');
-  const plan = planGetrf({ dtype, rows, cols, kind: a.kind, sharedLimit: sharedLimit(dev) }, tuning, { force: opts.force });
+  const plan = planGetrf({ dtype, rows, cols, kind: a.kind, sharedLimit: sharedLimit(dev), count: g.count, smCount: dev.info.smCount }, tuning, { force: opts.force });
   if (plan.variant === 'small') {
     const p = plan.params;
     const k = cachedKernel(dev, `getrf-small/${JSON.stringify(p)}`, () => getrfSmallSource(p));

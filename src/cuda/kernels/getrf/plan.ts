@@ -5,7 +5,7 @@
  */
 import type { DType } from '../../../core/dtype.js';
 import { MyriadError } from '../../../core/errors.js';
-import { bandFor, type GetrfBlockedTuning, type GetrfMidBand, type GetrfRecursionTuning, type GetrfSpreadTuning, type GetrfTuning, type SpreadExchange } from '../../model/tuning/index.js';
+import { bandFor, type GetrfBlockedTuning, type RegisterBand, type RegisterShape, type GetrfMidBand, type GetrfRecursionTuning, type GetrfSpreadTuning, type GetrfTuning, type SpreadExchange } from '../../model/tuning/index.js';
 import type { OperandKind } from '../common/batch-pointer.js';
 import { elementBytes } from '../common/precision.js';
 import { REGISTER_DESIGN_MAX } from '../common/register-tile.js';
@@ -22,6 +22,9 @@ export interface GetrfProblem {
   readonly kind: OperandKind;
   /** Dynamic shared bytes one block may use. */
   readonly sharedLimit: number;
+  /** Matrices in the batch and the device's SMs: a register band's `few` shape applies by them (absent: the band's shape). */
+  readonly count?: number;
+  readonly smCount?: number;
 }
 
 /** The widest panel (widest, then halving to 1) whose m x IB block fits in `limit` shared bytes; 0 if none. */
@@ -44,13 +47,19 @@ export function selectGetrf(dtype: DType, rows: number, cols: number, tuning: Ge
   return 'blocked';
 }
 
+/** A band's shape for a batch of `count` matrices on `smCount` SMs: its `few` shape for few matrices an SM. */
+export function registerShapeFor(band: RegisterBand, count?: number, smCount?: number): RegisterShape {
+  const few = band.few;
+  return few !== undefined && count !== undefined && smCount !== undefined && count <= few.maxPerSm * smCount ? few.shape : band.shape;
+}
+
 export function planGetrf(problem: GetrfProblem, tuning: GetrfTuning, options: { readonly force?: GetrfForce } = {}): GetrfPlan {
   const { dtype, rows, cols, kind } = problem;
   const force = options.force ?? {};
   const variant = selectGetrf(dtype, rows, cols, tuning, force.variant);
   if (variant === 'small') return { variant, params: { dtype, rows, cols, kind, warps: SMALL_WARPS } };
   if (variant === 'register') {
-    const shape = force.register ?? bandFor(tuning.registerShapes[dtype], Math.max(rows, cols))!.shape;
+    const shape = force.register ?? registerShapeFor(bandFor(tuning.registerShapes[dtype], Math.max(rows, cols))!, problem.count, problem.smCount);
     return { variant, params: { dtype, rows, cols, kind, warps: shape.warps, nb: shape.nb, minBlocks: shape.minBlocks } };
   }
   const ib = chooseLuPanelWidth(dtype, rows, problem.sharedLimit, force.panelWidest ?? tuning.panelWidest[dtype]);

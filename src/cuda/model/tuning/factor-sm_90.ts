@@ -119,11 +119,13 @@ export const sm90GetrfTuning: GetrfTuning = {
   // 1.793 / 4.355 and 0.267 / 1.930 / 4.685, 8x2x3 0.278 / 1.531 / 3.682 and 0.296 / 1.655 / 3.980
   // (uniform 112 x 1,056 / 4,000: 0.498 / 1.774 against 0.561 / 2.063), cuBLAS 0.233 / 1.291 / 3.013 and
   // 0.242 / 1.409 / 3.264 (0.82-0.85x: on the bench's matrices no rows are swapped). f32 128 x 528:
-  // 16x2x2 0.311, 8x2x3 0.373 (1,056 alike), so 16x2x2 from 113.
+  // 16x2x2 0.311, 8x2x3 0.373 (1,056 alike), so 16x2x2 from 113. Two matrices an SM or fewer (`few`):
+  // f64 72 x 264 8x2x2 0.096, 4x2x4 0.153, 16x2x1 0.157, 4x4x3 0.120, cuBLAS 0.133.
   registerShapes: {
     float64: [
       { maxN: 64, shape: { warps: 4, nb: 4, minBlocks: 5 } },
-      { maxN: 80, shape: { warps: 4, nb: 2, minBlocks: 4 } }, { maxN: 96, shape: { warps: 8, nb: 2, minBlocks: 2 } },
+      { maxN: 80, shape: { warps: 4, nb: 2, minBlocks: 4 }, few: { maxPerSm: 2, shape: { warps: 8, nb: 2, minBlocks: 2 } } },
+      { maxN: 96, shape: { warps: 8, nb: 2, minBlocks: 2 } },
       { maxN: Infinity, shape: { warps: 16, nb: 4, minBlocks: 1 } },
     ],
     float32: [

@@ -17,6 +17,12 @@ export interface RegisterShape {
 export interface RegisterBand {
   readonly maxN: number;
   readonly shape: RegisterShape;
+  /**
+   * Batches of at most `maxPerSm` matrices an SM take `shape` here instead (more warps a matrix
+   * where there are too few matrices to fill the SMs' block slots). Read by planners that know the
+   * batch's count (getrf's uniform batches); the others, and variable batches' classes, take `shape`.
+   */
+  readonly few?: { readonly maxPerSm: number; readonly shape: RegisterShape };
 }
 
 /** A widest panel used while n <= maxN. */
