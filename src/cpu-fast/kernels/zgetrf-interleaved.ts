@@ -90,14 +90,15 @@ export const zgetrfInterleavedScratch = (p: Pick<ZgetrfInterleavedParams, 'op' |
  */
 export function generateZgetrfInterleaved(p: ZgetrfInterleavedParams): Uint8Array<ArrayBuffer> {
   const G = tripPairs(p);
-  const defs: FunctionDef[] = [mainFunction(p, G), p.crout > 0 ? croutFactorFunction(p) : factorFunction(p)];
+  const defs: FunctionDef[] = [mainFunction(p, G), p.crout > 0 ? croutFactorFunction(p, 1, 'factor') : factorFunction(p)];
   if (p.op === 'gesv') {
     defs.push(solveFunction(p, 1, 'solve1'));
     if (G > 1) defs.push(solveFunction(p, G, 'solveGroup', pairScratch(p.n)));
   }
+  if (G > 1 && p.crout > 0) defs.push(croutFactorFunction(p, G, 'factorGroup'));
   return encodeModule(defs);
 }
-const FACTOR = 1, SOLVE1 = 2, SOLVE_GROUP = 3;
+const FACTOR = 1, SOLVE1 = 2, SOLVE_GROUP = 3, FACTOR_GROUP = 4;
 
 /** The emitting helpers every function of the module shares, on its Code (wasm/pair.ts's, and element offsets). */
 function helpers(c: Code, n: number) {
@@ -122,11 +123,22 @@ function mainFunction(p: ZgetrfInterleavedParams, G: number): FunctionDef {
   const oks = Array.from({ length: G }, () => c.local('i32'));
   /** Pair g's B columns (b0, b1), pivots and scratch, for a solve. */
   const solveArgs = (g: number): void => { c.get(bs[g]!).get(bs[g]!).get(bMat).op(OP.i32Add).get(PIV).i32(8 * n * g).op(OP.i32Add).get(scrs[g]!); };
+  /** Pair g's A, pivots and scratch, for a factorisation. */
+  const factorArgs = (g: number): void => { c.get(A).i32(2 * g * MAT).op(OP.i32Add).get(PIV).i32(8 * n * g).op(OP.i32Add).get(scrs[g]!); };
   const trip = (k: number): void => {
     for (let g = 0; g < k; g++) {
       c.get(B).get(bMat).i32(2 * g).op(OP.i32Mul).op(OP.i32Add).set(bs[g]!);
       c.get(SCR).i32(g * S).op(OP.i32Add).set(scrs[g]!);
-      c.get(A).i32(2 * g * MAT).op(OP.i32Add).get(PIV).i32(8 * n * g).op(OP.i32Add).get(scrs[g]!).op(OP.call, FACTOR).set(oks[g]!);
+    }
+    const one = (g: number): void => { factorArgs(g); c.op(OP.call, FACTOR).set(oks[g]!); };
+    if (k > 1 && p.crout > 0) {
+      // the k pairs' factorisations side by side; where one fails, each again alone
+      for (let g = 0; g < k; g++) factorArgs(g);
+      c.op(OP.call, FACTOR_GROUP).if_(() => { for (let g = 0; g < k; g++) c.i32(1).set(oks[g]!); }, () => { for (let g = 0; g < k; g++) one(g); });
+    } else {
+      for (let g = 0; g < k; g++) one(g);
+    }
+    for (let g = 0; g < k; g++) {
       // info 0 where it factored, else the pair goes back
       c.get(INFO).i32(0).i32(ZGETRF_PAIR_REDO).get(oks[g]!).op(OP.select).mem(OP.i32Store, 2, 8 * g);
       c.get(INFO).i32(0).i32(ZGETRF_PAIR_REDO).get(oks[g]!).op(OP.select).mem(OP.i32Store, 2, 8 * g + 4);
@@ -321,28 +333,42 @@ function factorFunction(p: ZgetrfInterleavedParams): FunctionDef {
  * accumulators in registers: no stores in the inner loop. The steps too are a runtime loop (j and
  * its pointers in locals), so the function is a few kB whatever n: unrolled per step it was 45 kB
  * at n = 16 and ran slower than the right-looking kernel, out of the instruction cache.
+ *
+ * With M > 1 (`factorGroup(a, piv, scratch, a', piv', scratch', ...) -> ok`, gesv's trips of two
+ * pairs) the M pairs' steps run phase by phase side by side, so that one pair's serial chain
+ * (search, interchange, reciprocal) overlaps the other's work; ok is 1 where all of them factored,
+ * else 0 with every A untouched (the caller factors each alone then).
  */
-function croutFactorFunction(p: ZgetrfInterleavedParams): FunctionDef {
+function croutFactorFunction(p: ZgetrfInterleavedParams, M: number, name: string): FunctionDef {
   const { n } = p;
-  const params: ValType[] = ['i32', 'i32', 'i32'];
+  const params: ValType[] = Array.from({ length: 3 * M }, (): ValType => 'i32');
   const c = new Code(params);
-  const [A, PIV, SCR] = [0, 1, 2];
   const { get, load, store, select, divideLocals, divide } = helpers(c, n);
   const i32 = (): number => c.local('i32');
   const v = (): number => c.local('v128');
-  const ok = i32(), sp = i32(), ap = i32(), x = i32(), y = i32(), p0 = i32(), p1 = i32(), cnt = i32(), k = i32();
-  // step j: j, and the byte addresses of (0, j), (j, 0), (j, j) and its pivot entry; a group's first
-  // element (i0, j) or (j, c0), the starts of its terms' L and U, and the rows or columns left
-  const j = i32(), colJ = i32(), rowJ = i32(), diag = i32(), pivJ = i32(), e = i32(), gx = i32(), gy = i32(), left = i32();
+  const ok = i32(), sp = i32(), ap = i32(), x = i32(), y = i32(), cnt = i32(), k = i32();
+  // step j: j; a group's first element (i0, j) or (j, c0), the starts of its terms' L and U, and
+  // the rows or columns left
+  const j = i32(), e = i32(), gx = i32(), gy = i32(), left = i32();
   const tf = c.local('f64');
-  const t = v(), pm = v(), pv = v(), iv = v(), mask = v(), pr = v(), pi = v(), rr = v(), ri = v(), ur = v(), ui = v();
-  const t0 = v(), t1 = v(), xr = v(), xi = v();
-  const dv = divideLocals();
+  const t = v(), mask = v(), ur = v(), ui = v(), t0 = v(), t1 = v(), xr = v(), xi = v();
   const R = p.crout;
   const accR = Array.from({ length: R }, v), accI = Array.from({ length: R }, v);
+  // each pair's own: its A, pivots and scratch; at step j the byte addresses of (0, j), (j, 0),
+  // (j, j) and its pivot entry; its pivot search, pivots, pivot and reciprocal
+  const members = Array.from({ length: M }, (_, m) => ({
+    A: 3 * m, PIV: 3 * m + 1, SCR: 3 * m + 2,
+    colJ: i32(), rowJ: i32(), diag: i32(), pivJ: i32(), p0: i32(), p1: i32(),
+    pm: v(), pv: v(), iv: v(), pr: v(), pi: v(), rr: v(), ri: v(), dv: divideLocals(),
+  }));
+  type Member = (typeof members)[number];
+  /** Each pair's part of a phase in turn: one pair's serial chain overlaps the other's work. */
+  const each = (f: (m: Member) => void): void => { for (const m of members) f(m); };
   const MAT = n * n * E;
   const COL = n * SLOT;
-  /** A do-while loop of `trips` trips (a local, > 0; it counts down `counter`), pointers stepping by their strides. */
+  /** The reciprocal's place in the scratch (the right-hand side's, after the matrix). */
+  const RCP = n * COL;
+  /** A do-while loop of `trips` trips (> 0; it counts down `counter`), pointers stepping by their strides. */
   const runLoop = (trips: () => void, counter: number, pointers: readonly LoopPointer[], body: () => void): void => {
     for (const [ptr, start] of pointers) { start(); c.set(ptr); }
     trips(); c.set(counter);
@@ -356,7 +382,7 @@ function croutFactorFunction(p: ZgetrfInterleavedParams): FunctionDef {
   const runLoop0 = (trips: () => void, counter: number, pointers: readonly LoopPointer[], body: () => void): void => {
     trips(); c.i32(0).op(OP.i32GtS).if_(() => runLoop(trips, counter, pointers, body));
   };
-  const copy = (inward: boolean): void => {
+  const copy = ({ A, SCR }: Member, inward: boolean): void => {
     c.get(A).set(ap); c.get(SCR).set(sp);
     runLoop(() => c.i32(n), cnt, [], () => {
       for (let i = 0; i < n; i++) {
@@ -427,7 +453,7 @@ function croutFactorFunction(p: ZgetrfInterleavedParams): FunctionDef {
     for (let h = 1; h < R; h++) c.get(left).i32(h).op(OP.i32Eq).if_(() => group(h, column));
   };
   /** Lane `lane`'s rows j and p (byte offset p SLOT in local prow) exchanged in every column. */
-  const swapLane = (prow: number, lane: number): void => {
+  const swapLane = ({ SCR, rowJ }: Member, prow: number, lane: number): void => {
     runLoop(() => c.i32(n), cnt, [[x, () => c.get(rowJ).i32(8 * lane).op(OP.i32Add), COL], [y, () => c.get(SCR).get(prow).op(OP.i32Add).i32(8 * lane).op(OP.i32Add), COL]], () => {
       for (const off of [0, 16]) {
         c.get(x).mem(OP.f64Load, 3, off).set(tf);
@@ -445,30 +471,38 @@ function croutFactorFunction(p: ZgetrfInterleavedParams): FunctionDef {
   /** Pushes n - j - d. */
   const nLess = (d: number) => (): void => { c.i32(n - d).get(j).op(OP.i32Sub); };
 
-  const step = (): void => {
-    // column j, rows j .. n - 1: (i0, j) at e, L(i0, 0) = SCR + i0 SLOT, U(0, j) = (0, j)
+  /** Column j, rows j .. n - 1: (i0, j) at e, L(i0, 0) = SCR + i0 SLOT, U(0, j) = (0, j). */
+  const column = ({ colJ, rowJ, diag }: Member): void => {
     c.get(diag).set(e);
     c.get(rowJ).set(gx);
     c.get(colJ).set(gy);
     groups(nLess(0), true);
-    // pivot search down column j: per lane the first row of largest |re| + |im| (`t > pm` only), its byte offset i SLOT in pv
+  };
+  /** The pivot search down column j: per lane the first row of largest |re| + |im| (`t > pm` only), its byte offset i SLOT in pv. */
+  const search = ({ diag, pm, pv, iv }: Member): void => {
     abs1(diag, 0); c.set(pm);
     c.get(j).i32(5).op(OP.i32Shl).op(OP.i64ExtendI32U).simd(SIMD.i64x2Splat).tee(pv).set(iv);
     runLoop0(nLess(1), cnt, [[x, () => c.get(diag).i32(SLOT).op(OP.i32Add), SLOT]], () => {
       c.get(iv).i64x2(SLOT).simd(SIMD.i64x2Add).set(iv);
       abs1(x, 0); c.tee(t).get(pm).simd(SIMD.f64x2Gt).set(mask);
+      // pm := t where t > pm: pmax(pm, t) = pm < t ? t : pm, one instruction where a bitselect is three
       c.get(pm).get(t).simd(SIMD.f64x2Pmax).set(pm);
       select(get(iv), get(pv), mask); c.set(pv);
     });
+  };
+  /**
+   * The pivots stored, each lane's rows j and p interchanged (the whole matrix), the pivot checked:
+   * both parts finite and one at least the safe minimum in both lanes, else the pairs go back
+   * (labels: 0 the steps' loop, 1 the failing block).
+   */
+  const pivot = (m: Member): void => {
+    const { pv, p0, p1, pivJ, diag, pr, pi } = m;
     c.get(pv).simd(SIMD.i64x2ExtractLane, 0).op(OP.i32WrapI64).set(p0);
     c.get(pv).simd(SIMD.i64x2ExtractLane, 1).op(OP.i32WrapI64).set(p1);
     c.get(pivJ).get(p0).i32(5).op(OP.i32ShrU).mem(OP.i32Store, 2, 0);
     c.get(pivJ).get(p1).i32(5).op(OP.i32ShrU).mem(OP.i32Store, 2, 4 * n);
-    // the interchanges (rows j and p of the whole matrix), each lane its own
-    c.get(p0).get(j).i32(5).op(OP.i32Shl).op(OP.i32Ne).if_(() => swapLane(p0, 0));
-    c.get(p1).get(j).i32(5).op(OP.i32Shl).op(OP.i32Ne).if_(() => swapLane(p1, 1));
-    // both parts finite and one at least the safe minimum in both lanes, else the pair goes back
-    // (labels: 0 the steps' loop, 1 the failing block)
+    c.get(p0).get(j).i32(5).op(OP.i32Shl).op(OP.i32Ne).if_(() => swapLane(m, p0, 0));
+    c.get(p1).get(j).i32(5).op(OP.i32Shl).op(OP.i32Ne).if_(() => swapLane(m, p1, 1));
     load(diag, 0); c.set(pr);
     load(diag, 16); c.set(pi);
     c.f64x2(Infinity).get(pr).simd(SIMD.f64x2Abs).simd(SIMD.f64x2Gt);
@@ -476,16 +510,18 @@ function croutFactorFunction(p: ZgetrfInterleavedParams): FunctionDef {
     c.get(pr).simd(SIMD.f64x2Abs).f64x2(SAFE_MIN).simd(SIMD.f64x2Ge);
     c.get(pi).simd(SIMD.f64x2Abs).f64x2(SAFE_MIN).simd(SIMD.f64x2Ge).simd(SIMD.v128Or).simd(SIMD.v128And);
     c.simd(SIMD.v128Not).simd(SIMD.v128AnyTrue).op(OP.brIf, 1);
-    // the reciprocal 1 / (pr + i pi) (at the last step unused)
-    divide(dv, () => c.f64x2(1), () => c.f64x2(0), pr, pi, rr, ri);
-    // row j of U, columns j + 1 .. n - 1: (j, c0) at e, L(j, 0) = (j, 0), U(0, c0); no terms at j = 0
-    c.get(j).if_(() => {
-      c.get(diag).i32(COL).op(OP.i32Add).set(e);
-      c.get(rowJ).set(gx);
-      c.get(colJ).i32(COL).op(OP.i32Add).set(gy);
-      groups(nLess(1), false);
-    });
-    // L(i, j) = A(i, j) / pivot below the diagonal
+  };
+  /** Row j of U, columns j + 1 .. n - 1: (j, c0) at e, L(j, 0) = (j, 0), U(0, c0). */
+  const row = ({ colJ, rowJ, diag }: Member): void => {
+    c.get(diag).i32(COL).op(OP.i32Add).set(e);
+    c.get(rowJ).set(gx);
+    c.get(colJ).i32(COL).op(OP.i32Add).set(gy);
+    groups(nLess(1), false);
+  };
+  /** L(i, j) = A(i, j) / pivot below the diagonal, by the reciprocal. */
+  const scale = ({ diag, rr, ri, SCR }: Member): void => {
+    load(SCR, RCP); c.set(rr);
+    load(SCR, RCP + 16); c.set(ri);
     runLoop0(nLess(1), cnt, [[x, () => c.get(diag).i32(SLOT).op(OP.i32Add), SLOT]], () => {
       load(x, 0); c.set(xr);
       load(x, 16); c.set(xi);
@@ -496,34 +532,50 @@ function croutFactorFunction(p: ZgetrfInterleavedParams): FunctionDef {
 
   c.i32(0).set(ok);
   c.op(OP.block, OP.void); // left by a pivot the kernel does not take
-  copy(true);
+  each((m) => copy(m, true));
   c.i32(0).set(j);
-  c.get(SCR).tee(colJ).tee(rowJ).set(diag);
-  c.get(PIV).set(pivJ);
+  each(({ SCR, PIV, colJ, rowJ, diag, pivJ }) => { c.get(SCR).tee(colJ).tee(rowJ).set(diag); c.get(PIV).set(pivJ); });
   c.loop_(() => {
-    step();
+    each(column);
+    each(search);
+    each(pivot);
+    // the reciprocal 1 / (pr + i pi) (at the last step unused), stored in the scratch's right-hand
+    // side area (free until the solve) and read back by the scaling: the stores keep its divisions
+    // here, where row j's work hides their latency (V8 otherwise sinks them to the scaling)
+    each(({ dv, pr, pi, rr, ri, SCR }) => {
+      divide(dv, () => c.f64x2(1), () => c.f64x2(0), pr, pi, rr, ri);
+      store(SCR, RCP, get(rr));
+      store(SCR, RCP + 16, get(ri));
+    });
+    // no terms in row j of U at j = 0
+    c.get(j).if_(() => each(row));
+    each(scale);
     c.get(j).i32(1).op(OP.i32Add).set(j);
-    c.get(colJ).i32(COL).op(OP.i32Add).set(colJ);
-    c.get(rowJ).i32(SLOT).op(OP.i32Add).set(rowJ);
-    c.get(diag).i32(COL + SLOT).op(OP.i32Add).set(diag);
-    c.get(pivJ).i32(4).op(OP.i32Add).set(pivJ);
+    each(({ colJ, rowJ, diag, pivJ }) => {
+      c.get(colJ).i32(COL).op(OP.i32Add).set(colJ);
+      c.get(rowJ).i32(SLOT).op(OP.i32Add).set(rowJ);
+      c.get(diag).i32(COL + SLOT).op(OP.i32Add).set(diag);
+      c.get(pivJ).i32(4).op(OP.i32Add).set(pivJ);
+    });
     c.get(j).i32(n).op(OP.i32LtS);
   });
-  copy(false);
+  each((m) => copy(m, false));
   if (p.op === 'gesv' && p.roundFactor) {
     // the factor in the scratch rounded to float32, as the solve reads it back
-    c.get(SCR).set(sp);
-    runLoop(() => c.i32(n), cnt, [], () => {
-      for (let h = 0; h < 2 * n; h++) {
-        store(sp, 16 * h, () => { load(sp, 16 * h); c.simd(SIMD.f32x4DemoteF64x2Zero).simd(SIMD.f64x2PromoteLowF32x4); });
-      }
-      c.get(sp).i32(COL).op(OP.i32Add).set(sp);
+    each(({ SCR }) => {
+      c.get(SCR).set(sp);
+      runLoop(() => c.i32(n), cnt, [], () => {
+        for (let h = 0; h < 2 * n; h++) {
+          store(sp, 16 * h, () => { load(sp, 16 * h); c.simd(SIMD.f32x4DemoteF64x2Zero).simd(SIMD.f64x2PromoteLowF32x4); });
+        }
+        c.get(sp).i32(COL).op(OP.i32Add).set(sp);
+      });
     });
   }
   c.i32(1).set(ok);
   c.op(OP.end);
   c.get(ok);
-  return { name: 'factor', params, results: ['i32'], code: c };
+  return { name, params, results: ['i32'], code: c };
 }
 
 /**
