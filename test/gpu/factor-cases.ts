@@ -750,12 +750,15 @@ partTest('batches', 'batches of mid sizes with the table\'s matrices an SM (the 
     assert.ok(!getrfRecursive(dtype, n, n, count - 2, dev.info.smCount, t), `${dtype} ${n} x ${count - 2}: one block a matrix`);
     checkGetrf(dev, rng, dtype, n, n, count, luMix, dtype === 'float32');
   }
-  // Below the recursion's count, float64 65-80 takes its band's shape of 4 blocks an SM above two
-  // matrices an SM (its few shape, 20 matrices, is the register sizes' test's).
-  const band = tuningFor(dev.info.arch, 'getrf').registerShapes.float64.find((b) => 72 <= b.maxN)!;
-  const several = (band.few?.maxPerSm ?? 0) * dev.info.smCount + 1;
-  assert.ok(!getrfRecursive('float64', 72, 72, several, dev.info.smCount, t));
-  checkGetrf(dev, rng, 'float64', 72, 72, several, luMix);
+  // Below the recursion's count, a register band with a few shape takes its own shape above the few
+  // matrices an SM (the few shape, with 20 matrices, is the register sizes' test's): sm_90's float64
+  // 65-80 and float32 97-112.
+  for (const [dtype, n] of [['float64', 72], ['float32', 112]] as const) {
+    const band = tuningFor(dev.info.arch, 'getrf').registerShapes[dtype].find((b) => n <= b.maxN)!;
+    const several = (band.few?.maxPerSm ?? 0) * dev.info.smCount + 1;
+    assert.ok(!getrfRecursive(dtype, n, n, several, dev.info.smCount, t));
+    checkGetrf(dev, rng, dtype, n, n, several, luMix, dtype === 'float32');
+  }
   // (no NaN here: checkSolve judges every solved system by its residual)
   checkSolve(dev, rng, 'float64', 'gesv', 96, 1, 'lower', (i) => (i % 97 === 7 ? 'singular' : 'general'), countFor('float64', 96));
 });

@@ -119,8 +119,14 @@ export const sm90GetrfTuning: GetrfTuning = {
   // 1.793 / 4.355 and 0.267 / 1.930 / 4.685, 8x2x3 0.278 / 1.531 / 3.682 and 0.296 / 1.655 / 3.980
   // (uniform 112 x 1,056 / 4,000: 0.498 / 1.774 against 0.561 / 2.063), cuBLAS 0.233 / 1.291 / 3.013 and
   // 0.242 / 1.409 / 3.264 (0.82-0.85x: on the bench's matrices no rows are swapped). f32 128 x 528:
-  // 16x2x2 0.311, 8x2x3 0.373 (1,056 alike), so 16x2x2 from 113. Two matrices an SM or fewer (`few`):
-  // f64 72 x 264 8x2x2 0.096, 4x2x4 0.153, 16x2x1 0.157, 4x4x3 0.120, cuBLAS 0.133.
+  // 16x2x2 0.311, 8x2x3 0.373 (1,056 alike), so 16x2x2 from 113. Few matrices an SM (`few`; the
+  // same probe, another H200 the same day): f64 72 x 132 / 264 / 396 / 528 8x2x2 0.117 / 0.100 / 0.166 /
+  // 0.168, 4x2x4 0.134 / 0.128 / 0.130 / 0.134, cuBLAS 0.130 / 0.132 / 0.140 / 0.147; 80 8x2x2 0.100 /
+  // 0.111 / 0.197 / 0.192, 4x2x4 0.148 / 0.165 / 0.171 / 0.177, cuBLAS 0.134 / 0.146 / 0.156 / 0.170.
+  // f32 104 and 112 x 528 / 2,000 / 10,000: 8x1x3 0.262 / 0.739 / 3.310 and 0.298 / 0.838 / 3.739 (84
+  // bytes of spills), 8x2x3 0.293 / 0.823 / 3.683 and 0.294 / 0.889 / 3.981, 8x2x2 0.249 / 0.902 / 4.240
+  // and 0.261 / 0.976 / 4.578, cuBLAS 0.266 / 0.736 / 3.023 and 0.244 / 0.807 / 3.278 (uniform 112 x 528 /
+  // 4,000: 8x1x3 0.362 / 1.664, 8x2x2 0.339 / 2.031, cuBLAS 0.395 / 2.313).
   registerShapes: {
     float64: [
       { maxN: 64, shape: { warps: 4, nb: 4, minBlocks: 5 } },
@@ -130,7 +136,8 @@ export const sm90GetrfTuning: GetrfTuning = {
     ],
     float32: [
       { maxN: 64, shape: { warps: 4, nb: 4, minBlocks: 6 } }, { maxN: 96, shape: { warps: 4, nb: 4, minBlocks: 4 } },
-      { maxN: 112, shape: { warps: 8, nb: 2, minBlocks: 3 } }, { maxN: Infinity, shape: { warps: 16, nb: 2, minBlocks: 2 } },
+      { maxN: 112, shape: { warps: 8, nb: 1, minBlocks: 3 }, few: { maxPerSm: 4, shape: { warps: 8, nb: 2, minBlocks: 2 } } },
+      { maxN: Infinity, shape: { warps: 16, nb: 2, minBlocks: 2 } },
     ],
   },
   // The trailing update reads and writes the trailing matrix once per panel, so wider panels cut
