@@ -34,7 +34,10 @@
  * the factorisation is left-looking in Crout's order instead (croutFactorFunction): the same
  * terms in the same order per element, each element's accumulator in registers through its
  * products, and every loop, the steps' too, a runtime one (4.6 kB at 16 for getrf), about a fifth
- * faster at n = 16. Past n = 16 the pairs stop paying (tuning.ts complexLuWasmPairs).
+ * faster at n = 16; there gesv with one right-hand side solves within the factorisation (the
+ * forward rows as row j's extra column, complex64's beside the rounding, the backward rows beside
+ * the copy back), no solve function called. Past n = 16 the pairs stop paying (tuning.ts
+ * complexLuWasmPairs).
  */
 import type { LuOp } from './getrf-js.js';
 import { Code, encodeModule, type FunctionDef, type ValType } from '../wasm/emit.js';
@@ -75,8 +78,8 @@ const HI = PAIR_HI;
 /** LAPACK's dlamch('S'): below it (both parts) the reference divides by the pivot instead of scaling. */
 const SAFE_MIN = 2.2250738585072014e-308;
 
-/** Bytes of one pair's scratch: the split matrix and one split column of B. */
-const pairScratch = (n: number): number => n * n * SLOT + n * SLOT;
+/** Bytes of one pair's scratch: the split matrix, one split column of B, and the Crout factorisation's reciprocal. */
+const pairScratch = (n: number): number => n * n * SLOT + n * SLOT + SLOT;
 /** Pairs per trip: gesv's `pairs` (their solves side by side); getrf factors one pair a trip. */
 const tripPairs = (p: Pick<ZgetrfInterleavedParams, 'op' | 'pairs'>): number => (p.op === 'gesv' ? Math.max(1, p.pairs) : 1);
 /** Bytes of the kernel's scratch (reused by every trip): one pair's for each pair of a trip. */
@@ -123,17 +126,25 @@ function mainFunction(p: ZgetrfInterleavedParams, G: number): FunctionDef {
   const oks = Array.from({ length: G }, () => c.local('i32'));
   /** Pair g's B columns (b0, b1), pivots and scratch, for a solve. */
   const solveArgs = (g: number): void => { c.get(bs[g]!).get(bs[g]!).get(bMat).op(OP.i32Add).get(PIV).i32(8 * n * g).op(OP.i32Add).get(scrs[g]!); };
-  /** Pair g's A, pivots and scratch, for a factorisation. */
-  const factorArgs = (g: number): void => { c.get(A).i32(2 * g * MAT).op(OP.i32Add).get(PIV).i32(8 * n * g).op(OP.i32Add).get(scrs[g]!); };
+  // Crout's gesv solves one right-hand side within the factorisation (`fused`); others after it
+  const fusedSolve = p.crout > 0 && p.op === 'gesv';
+  /** Pair g's A, pivots and scratch (and with Crout's gesv its B), for a factorisation. */
+  const factorArgs = (g: number): void => {
+    c.get(A).i32(2 * g * MAT).op(OP.i32Add).get(PIV).i32(8 * n * g).op(OP.i32Add).get(scrs[g]!);
+    if (fusedSolve) c.get(bs[g]!);
+  };
+  /** Pushes the factorisations' `fused` argument: 1 where nrhs = 1. */
+  const fused = (): void => { if (fusedSolve) c.get(NRHS).i32(1).op(OP.i32Eq); };
   const trip = (k: number): void => {
     for (let g = 0; g < k; g++) {
       c.get(B).get(bMat).i32(2 * g).op(OP.i32Mul).op(OP.i32Add).set(bs[g]!);
       c.get(SCR).i32(g * S).op(OP.i32Add).set(scrs[g]!);
     }
-    const one = (g: number): void => { factorArgs(g); c.op(OP.call, FACTOR).set(oks[g]!); };
+    const one = (g: number): void => { factorArgs(g); fused(); c.op(OP.call, FACTOR).set(oks[g]!); };
     if (k > 1 && p.crout > 0) {
       // the k pairs' factorisations side by side; where one fails, each again alone
       for (let g = 0; g < k; g++) factorArgs(g);
+      fused();
       c.op(OP.call, FACTOR_GROUP).if_(() => { for (let g = 0; g < k; g++) c.i32(1).set(oks[g]!); }, () => { for (let g = 0; g < k; g++) one(g); });
     } else {
       for (let g = 0; g < k; g++) one(g);
@@ -147,10 +158,15 @@ function mainFunction(p: ZgetrfInterleavedParams, G: number): FunctionDef {
     const each = (): void => {
       for (let g = 0; g < k; g++) c.get(oks[g]!).if_(() => { solveArgs(g); c.get(NRHS).op(OP.call, SOLVE1); });
     };
-    if (k === 1) { each(); return; }
-    c.get(oks[0]!);
-    for (let g = 1; g < k; g++) c.get(oks[g]!).op(OP.i32And);
-    c.if_(() => { for (let g = 0; g < k; g++) solveArgs(g); c.get(NRHS).op(OP.call, SOLVE_GROUP); }, each);
+    const solves = (): void => {
+      if (k === 1) { each(); return; }
+      c.get(oks[0]!);
+      for (let g = 1; g < k; g++) c.get(oks[g]!).op(OP.i32And);
+      c.if_(() => { for (let g = 0; g < k; g++) solveArgs(g); c.get(NRHS).op(OP.call, SOLVE_GROUP); }, each);
+    };
+    // (a fused factorisation has solved its pair already)
+    if (fusedSolve) c.get(NRHS).i32(1).op(OP.i32Ne).if_(solves);
+    else solves();
   };
   /** `trip(k)` while k pairs remain, each pass moving the pointers past them. */
   const loopOf = (k: number): void => {
@@ -338,10 +354,24 @@ function factorFunction(p: ZgetrfInterleavedParams): FunctionDef {
  * pairs) the M pairs' steps run phase by phase side by side, so that one pair's serial chain
  * (search, interchange, reciprocal) overlaps the other's work; ok is 1 where all of them factored,
  * else 0 with every A untouched (the caller factors each alone then).
+ *
+ * gesv's functions take each pair's B after its scratch and a last argument `fused` (1: nrhs = 1):
+ * then B is split into the scratch's column n, interchanged with the rows, and solved here: the
+ * forward row j, y(j) = b(j) - L(j, k) y(k) in ascending k, is row j of U's extra column (complex128;
+ * complex64's forward rows read the factor rounded, so they run beside the rounding, a column and
+ * a row a trip), and the backward rows, each a chain of dependent terms and Smith's division, run
+ * one a trip beside the copy of the factor back over A, where that throughput-bound work hides part
+ * of their latency. B is written only where every pivot was taken, as the separate solve writes it.
+ * complex64's factor is rounded in the scratch before it is copied back (the driver rounds A's
+ * copy to float32 anyway: the same values).
  */
 function croutFactorFunction(p: ZgetrfInterleavedParams, M: number, name: string): FunctionDef {
   const { n } = p;
-  const params: ValType[] = Array.from({ length: 3 * M }, (): ValType => 'i32');
+  const gesv = p.op === 'gesv';
+  // per pair A, pivots, scratch (and gesv's B); then gesv's `fused`
+  const per = gesv ? 4 : 3;
+  const params: ValType[] = Array.from({ length: per * M + (gesv ? 1 : 0) }, (): ValType => 'i32');
+  const FUSED = per * M;
   const c = new Code(params);
   const { get, load, store, select, divideLocals, divide } = helpers(c, n);
   const i32 = (): number => c.local('i32');
@@ -349,7 +379,7 @@ function croutFactorFunction(p: ZgetrfInterleavedParams, M: number, name: string
   const ok = i32(), sp = i32(), ap = i32(), x = i32(), y = i32(), cnt = i32(), k = i32();
   // step j: j; a group's first element (i0, j) or (j, c0), the starts of its terms' L and U, and
   // the rows or columns left
-  const j = i32(), e = i32(), gx = i32(), gy = i32(), left = i32();
+  const j = i32(), e = i32(), gx = i32(), gy = i32(), left = i32(), cc = i32(), colS = i32(), colA = i32();
   const tf = c.local('f64');
   const t = v(), mask = v(), ur = v(), ui = v(), t0 = v(), t1 = v(), xr = v(), xi = v();
   const R = p.crout;
@@ -357,17 +387,21 @@ function croutFactorFunction(p: ZgetrfInterleavedParams, M: number, name: string
   // each pair's own: its A, pivots and scratch; at step j the byte addresses of (0, j), (j, 0),
   // (j, j) and its pivot entry; its pivot search, pivots, pivot and reciprocal
   const members = Array.from({ length: M }, (_, m) => ({
-    A: 3 * m, PIV: 3 * m + 1, SCR: 3 * m + 2,
+    A: per * m, PIV: per * m + 1, SCR: per * m + 2, B: per * m + 3,
     colJ: i32(), rowJ: i32(), diag: i32(), pivJ: i32(), p0: i32(), p1: i32(),
     pm: v(), pv: v(), iv: v(), pr: v(), pi: v(), rr: v(), ri: v(), dv: divideLocals(),
+    // the fused solve's row i: (i, i), x(i) and B(i) of both matrices
+    sd: i32(), sx: i32(), sb: i32(),
   }));
   type Member = (typeof members)[number];
   /** Each pair's part of a phase in turn: one pair's serial chain overlaps the other's work. */
   const each = (f: (m: Member) => void): void => { for (const m of members) f(m); };
   const MAT = n * n * E;
   const COL = n * SLOT;
-  /** The reciprocal's place in the scratch (the right-hand side's, after the matrix). */
-  const RCP = n * COL;
+  /** The right-hand side's split column in the scratch, column n of the factor's layout. */
+  const X0 = n * COL;
+  /** The reciprocal's place in the scratch, after the right-hand side. */
+  const RCP = X0 + n * SLOT;
   /** A do-while loop of `trips` trips (> 0; it counts down `counter`), pointers stepping by their strides. */
   const runLoop = (trips: () => void, counter: number, pointers: readonly LoopPointer[], body: () => void): void => {
     for (const [ptr, start] of pointers) { start(); c.set(ptr); }
@@ -382,25 +416,90 @@ function croutFactorFunction(p: ZgetrfInterleavedParams, M: number, name: string
   const runLoop0 = (trips: () => void, counter: number, pointers: readonly LoopPointer[], body: () => void): void => {
     trips(); c.i32(0).op(OP.i32GtS).if_(() => runLoop(trips, counter, pointers, body));
   };
-  const copy = ({ A, SCR }: Member, inward: boolean): void => {
+  /** The pair at A and A + n^2 16 split into its scratch, a column a trip. */
+  const copyIn = ({ A, SCR }: Member): void => {
     c.get(A).set(ap); c.get(SCR).set(sp);
     runLoop(() => c.i32(n), cnt, [], () => {
       for (let i = 0; i < n; i++) {
-        if (inward) {
-          load(ap, i * E); c.set(t0);
-          load(ap, i * E + MAT); c.set(t1);
-          store(sp, i * SLOT, () => c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, LO));
-          store(sp, i * SLOT + 16, () => c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, HI));
-        } else {
-          load(sp, i * SLOT); c.set(t0);
-          load(sp, i * SLOT + 16); c.set(t1);
-          store(ap, i * E, () => c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, LO));
-          store(ap, i * E + MAT, () => c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, HI));
-        }
+        load(ap, i * E); c.set(t0);
+        load(ap, i * E + MAT); c.set(t1);
+        store(sp, i * SLOT, () => c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, LO));
+        store(sp, i * SLOT + 16, () => c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, HI));
       }
       c.get(ap).i32(n * E).op(OP.i32Add).set(ap);
       c.get(sp).i32(COL).op(OP.i32Add).set(sp);
     });
+  };
+  /** Column q (j) of a pair's split factor interleaved back over its A. */
+  const copyOut = ({ A, SCR }: Member): void => {
+    c.get(SCR).get(colS).op(OP.i32Add).set(sp);
+    c.get(A).get(colA).op(OP.i32Add).set(ap);
+    for (let i = 0; i < n; i++) {
+      load(sp, i * SLOT); c.set(t0);
+      load(sp, i * SLOT + 16); c.set(t1);
+      store(ap, i * E, () => c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, LO));
+      store(ap, i * E + MAT, () => c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, HI));
+    }
+  };
+  /** The pair's right-hand sides (B and B + n 16, one column each) split into the scratch's column n. */
+  const splitB = ({ SCR, B }: Member): void => {
+    for (let i = 0; i < n; i++) {
+      load(B, i * E); c.set(t0);
+      load(B, (n + i) * E); c.set(t1);
+      store(SCR, X0 + i * SLOT, () => c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, LO));
+      store(SCR, X0 + i * SLOT + 16, () => c.get(t0).get(t1).simd(SIMD.i8x16Shuffle, HI));
+    }
+  };
+  /** Column q (j) of a pair's split factor rounded to float32 (complex64's gesv). */
+  const roundColumn = ({ SCR }: Member): void => {
+    c.get(SCR).get(colS).op(OP.i32Add).set(sp);
+    for (let h = 0; h < 2 * n; h++) {
+      store(sp, 16 * h, () => { load(sp, 16 * h); c.simd(SIMD.f32x4DemoteF64x2Zero).simd(SIMD.f64x2PromoteLowF32x4); });
+    }
+  };
+  /**
+   * The fused solve's forward row q (j) on the rounded factor (complex64): y(q) = b(q) - L(q, k)
+   * y(k), k = 0 .. q - 1 ascending (the reference's zgetrs 'N' and solveVector order).
+   */
+  const forwardRow = ({ SCR }: Member): void => {
+    c.get(SCR).get(j).i32(5).op(OP.i32Shl).op(OP.i32Add).set(e);
+    load(e, X0); c.set(accR[0]!);
+    load(e, X0 + 16); c.set(accI[0]!);
+    runLoop0(get(j), k, [[x, get(e), COL], [y, () => c.get(SCR).i32(X0).op(OP.i32Add), SLOT]], () => {
+      load(x, 0); c.set(xr);
+      load(x, 16); c.set(xi);
+      load(y, 0); c.set(ur);
+      load(y, 16); c.set(ui);
+      subtractTerm(0, xr, xi);
+    });
+    store(e, X0, get(accR[0]!));
+    store(e, X0 + 16, get(accI[0]!));
+  };
+  /**
+   * The fused solve's backward row i = n - 1 - q (q in j): x(i) = (y(i) - U(i, k) x(k), k = i + 1
+   * .. n - 1 ascending) / U(i, i) by Smith's division per lane, to the scratch and to both B; sd at
+   * (i, i), sx at x(i), sb at B(i), each moved up a row.
+   */
+  const backwardRow = ({ sd, sx, sb, dv, pr, pi }: Member): void => {
+    load(sx, 0); c.set(accR[0]!);
+    load(sx, 16); c.set(accI[0]!);
+    runLoop0(get(j), k, [[x, () => c.get(sd).i32(COL).op(OP.i32Add), COL], [y, () => c.get(sx).i32(SLOT).op(OP.i32Add), SLOT]], () => {
+      load(x, 0); c.set(xr);
+      load(x, 16); c.set(xi);
+      load(y, 0); c.set(ur);
+      load(y, 16); c.set(ui);
+      subtractTerm(0, xr, xi);
+    });
+    load(sd, 0); c.set(pr);
+    load(sd, 16); c.set(pi);
+    divide(dv, get(accR[0]!), get(accI[0]!), pr, pi, accR[0]!, accI[0]!);
+    store(sx, 0, get(accR[0]!));
+    store(sx, 16, get(accI[0]!));
+    store(sb, 0, () => c.get(accR[0]!).get(accI[0]!).simd(SIMD.i8x16Shuffle, LO));
+    store(sb, n * E, () => c.get(accR[0]!).get(accI[0]!).simd(SIMD.i8x16Shuffle, HI));
+    c.get(sd).i32(COL + SLOT).op(OP.i32Sub).set(sd);
+    c.get(sx).i32(SLOT).op(OP.i32Sub).set(sx);
+    c.get(sb).i32(E).op(OP.i32Sub).set(sb);
   };
   /** acc(u) -= l w (re -= lr wr - li wi; im -= lr wi + li wr), l in (lr, li), w in (ur, ui). */
   const subtractTerm = (u: number, lr: number, li: number): void => {
@@ -452,9 +551,9 @@ function croutFactorFunction(p: ZgetrfInterleavedParams, M: number, name: string
     c.op(OP.br, 0).op(OP.end).op(OP.end);
     for (let h = 1; h < R; h++) c.get(left).i32(h).op(OP.i32Eq).if_(() => group(h, column));
   };
-  /** Lane `lane`'s rows j and p (byte offset p SLOT in local prow) exchanged in every column. */
+  /** Lane `lane`'s rows j and p (byte offset p SLOT in local prow) exchanged in every column (and the fused solve's right-hand side). */
   const swapLane = ({ SCR, rowJ }: Member, prow: number, lane: number): void => {
-    runLoop(() => c.i32(n), cnt, [[x, () => c.get(rowJ).i32(8 * lane).op(OP.i32Add), COL], [y, () => c.get(SCR).get(prow).op(OP.i32Add).i32(8 * lane).op(OP.i32Add), COL]], () => {
+    runLoop(() => { c.i32(n); if (gesv) c.get(FUSED).op(OP.i32Add); }, cnt, [[x, () => c.get(rowJ).i32(8 * lane).op(OP.i32Add), COL], [y, () => c.get(SCR).get(prow).op(OP.i32Add).i32(8 * lane).op(OP.i32Add), COL]], () => {
       for (const off of [0, 16]) {
         c.get(x).mem(OP.f64Load, 3, off).set(tf);
         c.get(x).get(y).mem(OP.f64Load, 3, off).mem(OP.f64Store, 3, off);
@@ -511,12 +610,17 @@ function croutFactorFunction(p: ZgetrfInterleavedParams, M: number, name: string
     c.get(pi).simd(SIMD.f64x2Abs).f64x2(SAFE_MIN).simd(SIMD.f64x2Ge).simd(SIMD.v128Or).simd(SIMD.v128And);
     c.simd(SIMD.v128Not).simd(SIMD.v128AnyTrue).op(OP.brIf, 1);
   };
-  /** Row j of U, columns j + 1 .. n - 1: (j, c0) at e, L(j, 0) = (j, 0), U(0, c0). */
+  /**
+   * Row j of U, columns j + 1 .. n - 1: (j, c0) at e, L(j, 0) = (j, 0), U(0, c0). complex128's
+   * fused solve adds column n, the right-hand side: y(j) = b(j) - L(j, k) y(k), k ascending, the
+   * forward solve's row j in its order (complex64's reads the factor rounded: forwardRow).
+   */
+  const fusedForward = gesv && !p.roundFactor;
   const row = ({ colJ, rowJ, diag }: Member): void => {
     c.get(diag).i32(COL).op(OP.i32Add).set(e);
     c.get(rowJ).set(gx);
     c.get(colJ).i32(COL).op(OP.i32Add).set(gy);
-    groups(nLess(1), false);
+    groups(() => { nLess(1)(); if (fusedForward) c.get(FUSED).op(OP.i32Add); }, false);
   };
   /** L(i, j) = A(i, j) / pivot below the diagonal, by the reciprocal. */
   const scale = ({ diag, rr, ri, SCR }: Member): void => {
@@ -532,7 +636,9 @@ function croutFactorFunction(p: ZgetrfInterleavedParams, M: number, name: string
 
   c.i32(0).set(ok);
   c.op(OP.block, OP.void); // left by a pivot the kernel does not take
-  each((m) => copy(m, true));
+  each(copyIn);
+  // the fused solve's right-hand side split into column n (interchanged with the rows from here on)
+  if (gesv) c.get(FUSED).if_(() => each(splitB));
   c.i32(0).set(j);
   each(({ SCR, PIV, colJ, rowJ, diag, pivJ }) => { c.get(SCR).tee(colJ).tee(rowJ).set(diag); c.get(PIV).set(pivJ); });
   c.loop_(() => {
@@ -559,19 +665,33 @@ function croutFactorFunction(p: ZgetrfInterleavedParams, M: number, name: string
     });
     c.get(j).i32(n).op(OP.i32LtS);
   });
-  each((m) => copy(m, false));
-  if (p.op === 'gesv' && p.roundFactor) {
-    // the factor in the scratch rounded to float32, as the solve reads it back
-    each(({ SCR }) => {
-      c.get(SCR).set(sp);
-      runLoop(() => c.i32(n), cnt, [], () => {
-        for (let h = 0; h < 2 * n; h++) {
-          store(sp, 16 * h, () => { load(sp, 16 * h); c.simd(SIMD.f32x4DemoteF64x2Zero).simd(SIMD.f64x2PromoteLowF32x4); });
-        }
-        c.get(sp).i32(COL).op(OP.i32Add).set(sp);
-      });
+  // j counts columns from here on (q), colS and colA their byte offsets in the scratch and in A
+  if (gesv && p.roundFactor) {
+    // complex64: the factor in the scratch rounded to float32, as the solve reads it back, a
+    // column a trip; the fused solve's forward row q beside it (its terms in columns < q, rounded)
+    c.i32(0).tee(j).set(colS);
+    runLoop(() => c.i32(n), cc, [], () => {
+      each(roundColumn);
+      c.get(FUSED).if_(() => each(forwardRow));
+      c.get(j).i32(1).op(OP.i32Add).set(j);
+      c.get(colS).i32(COL).op(OP.i32Add).set(colS);
     });
   }
+  // the factor interleaved back over A a column a trip; the fused solve's backward row n - 1 - q
+  // beside it, so that its chain of dependent rows overlaps the copies
+  if (gesv) c.get(FUSED).if_(() => each(({ SCR, B, sd, sx, sb }) => {
+    c.get(SCR).i32((n - 1) * (COL + SLOT)).op(OP.i32Add).set(sd);
+    c.get(SCR).i32(X0 + (n - 1) * SLOT).op(OP.i32Add).set(sx);
+    c.get(B).i32((n - 1) * E).op(OP.i32Add).set(sb);
+  }));
+  c.i32(0).tee(j).tee(colS).set(colA);
+  runLoop(() => c.i32(n), cc, [], () => {
+    each(copyOut);
+    if (gesv) c.get(FUSED).if_(() => each(backwardRow));
+    c.get(j).i32(1).op(OP.i32Add).set(j);
+    c.get(colS).i32(COL).op(OP.i32Add).set(colS);
+    c.get(colA).i32(n * E).op(OP.i32Add).set(colA);
+  });
   c.i32(1).set(ok);
   c.op(OP.end);
   c.get(ok);

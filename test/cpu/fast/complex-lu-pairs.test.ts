@@ -121,8 +121,9 @@ test('the two-matrix kernel: a valid module for every order, op, rounding and gr
   for (const n of [1, 2, 3, 8, 16]) for (const op of ['getrf', 'gesv'] as const) for (const roundFactor of [false, true]) for (const pairs of [1, 2, 3]) for (const rowLoops of pairs === 2 ? [false, true] : [false]) for (const crout of [0, 1, 2, 3]) {
     assert.ok(WebAssembly.validate(generateZgetrfInterleaved({ op, n, roundFactor, pairs, rowLoops, crout })), `n=${n} ${op} ${roundFactor} ${pairs} ${rowLoops} ${crout}`);
   }
-  assert.equal(zgetrfInterleavedScratch({ op: 'gesv', n: 4, pairs: 2 }), 2 * (4 * 4 * 32 + 4 * 32), 'gesv: a pair\'s scratch for each pair of a trip');
-  assert.equal(zgetrfInterleavedScratch({ op: 'getrf', n: 4, pairs: 2 }), 4 * 4 * 32 + 4 * 32, 'getrf: one pair a trip');
+  // a pair's scratch: the split matrix, B's split column, the reciprocal
+  assert.equal(zgetrfInterleavedScratch({ op: 'gesv', n: 4, pairs: 2 }), 2 * (4 * 4 * 32 + 4 * 32 + 32), 'gesv: a pair\'s scratch for each pair of a trip');
+  assert.equal(zgetrfInterleavedScratch({ op: 'getrf', n: 4, pairs: 2 }), 4 * 4 * 32 + 4 * 32 + 32, 'getrf: one pair a trip');
   const { min, max } = T.complexLuWasmPairs;
   assert.ok(min >= 1 && max >= 16 && max <= T.complexLuWasm.gesv.max, 'the pairs serve n <= 16 within the WebAssembly range');
   assert.ok(T.complexLuWasmPairGroup >= 1);
