@@ -1,6 +1,6 @@
 // The large paths at small sizes, once each, for compute-sanitizer (memcheck, racecheck):
 // potrf's fused-diagonal driver (one and two levels, lookahead, both uplo and dtypes), the getrf large
-// path (forced), the chained trsm (every left variant), posv and gesv through the trsm route. Exits
+// path (forced), the register design's shapes of several blocks an SM, the chained trsm (every left variant), posv and gesv through the trsm route. Exits
 // non-zero if any info is unexpected. Usage: compute-sanitizer --tool memcheck node scripts/probe/sanitize.mjs
 import { open, strided } from '../../dist/src/index.js';
 import { potrfCuda } from '../../dist/src/cuda/kernels/potrf/index.js';
@@ -41,6 +41,17 @@ for (const [dtype, force, what] of [
   const n = 1100, a = ctx.upload(randomGeneral(dtype, n, 1, rng)), info = ctx.alloc('int32', 1), ipiv = ctx.alloc('int32', n);
   getrfCuda(dev, { a: batch(a, n, n), ipiv, pivotStride: n, info }, { force });
   expectZero(`getrf ${dtype} 1100, spread leaves: ${what}`, info);
+}
+// The register design in the getrf table's shapes of several blocks an SM and their few-matrix
+// shapes (warps x panel width x blocks an SM), square and ragged, on a few matrices each.
+for (const [dtype, rows, cols, warps, nb, minBlocks] of [
+  ['float64', 72, 72, 4, 2, 4], ['float64', 80, 77, 8, 2, 2], ['float64', 96, 96, 8, 2, 2],
+  ['float32', 96, 90, 4, 4, 4], ['float32', 104, 104, 8, 1, 3], ['float32', 112, 112, 8, 2, 2],
+]) {
+  const count = 3, k = Math.min(rows, cols), a = ctx.upload(randomMatrices(dtype, rows, cols, count, rng));
+  const info = ctx.alloc('int32', count), ipiv = ctx.alloc('int32', k * count);
+  getrfCuda(dev, { a: batch(a, rows, cols, count), ipiv, pivotStride: k, info }, { force: { recursive: false, variant: 'register', register: { warps, nb, minBlocks } } });
+  expectZero(`getrf ${dtype} ${rows} x ${cols}, register ${warps}x${nb}x${minBlocks}`, info);
 }
 for (const uplo of ['lower', 'upper']) for (const transA of ['N', 'T']) for (const diag of ['unit', 'nonunit']) {
   const m = 300, n = 5, h = randomMatrices('float64', m, m, 1, rng);
