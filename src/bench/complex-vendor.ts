@@ -29,7 +29,7 @@ import { VendorError } from '../cuda/runtime/errors.js';
 import { COMPLEX_NRHS } from './complex-workloads.js';
 import { checkSample, complexLuResidual, LU_RESIDUAL_LIMIT } from './lu-check.js';
 import { complexSingularValues, hermitianEigenvalues, VALUES_LIMIT, VALUES_SAMPLE, valuesDeviation } from './values-check.js';
-import type { VendorRun } from './run.js';
+import type { VendorChoice, VendorRun } from './run.js';
 import type { BenchOp } from './workloads.js';
 
 /** The vendor handles, made on first use by the caller (bench/cuda.ts). */
@@ -38,7 +38,7 @@ export interface VendorHandles { blas(): Cublas; solver(): Cusolver }
 /** The vendor run of complex `op` on `arrays` (pairs in arrays of the parts' dtype), or undefined where the vendor has none. */
 export function prepareComplexVendor(
   dev: GpuDevice, vendor: VendorHandles, op: BenchOp, dtype: ComplexDType, n: number, count: number, arrays: Record<string, Storage>,
-): VendorRun | undefined {
+): VendorRun | VendorChoice | undefined {
   const a = arrays.a as DeviceArray;
   const b = arrays.b as DeviceArray | undefined;
   const owned: { dispose(): void }[] = [];
@@ -94,13 +94,28 @@ export function prepareComplexVendor(
         return { run: () => vendor.blas().complexTrsmBatched(dtype, 'left', 'lower', 'N', 'nonunit', n, n, [1, 0], A, n, B, n, count), dispose };
       }
       case 'heev': {
-        // cusolverDn{Z,C}heevjBatched to 32, cusolverDnXsyevBatched on the complex type above: vectors,
-        // lower; A overwritten by the vectors, W real.
+        // cusolverDn{Z,C}heevjBatched (to 32) and cusolverDnXsyevBatched on the complex type (where the
+        // library has it), each timed in turn, the fastest kept: vectors, lower; A overwritten by the
+        // vectors, W real. One values check, made before either runs (it reads the own values then),
+        // judges whichever ran last.
         const solver = vendor.solver();
-        const call = keep(n <= VENDOR_JACOBI_MAX
-          ? solver.complexHeevjBatched(dtype, n, a, arrays.w as DeviceArray, ints(count), count)
-          : solver.complexSyevBatched(dtype, n, a, arrays.w as DeviceArray, ints(count), count));
-        return { run: () => call.run(), dispose, check: valuesCheck(dev, 'heev', dtype, n, count, arrays) };
+        const w = arrays.w as DeviceArray;
+        const check = valuesCheck(dev, 'heev', dtype, n, count, arrays);
+        const candidate = (routine: string, make: (info: DeviceArray) => { run(): void; dispose(): void }) => ({
+          routine,
+          prepare: (): VendorRun => {
+            const info = dev.alloc('int32', count);
+            let call: { run(): void; dispose(): void };
+            try { call = make(info); } catch (e) { info.dispose(); throw e; }
+            return { run: () => call.run(), dispose: () => { call.dispose(); info.dispose(); }, check };
+          },
+        });
+        const candidates = [
+          ...(n <= VENDOR_JACOBI_MAX ? [candidate(`${complexInfo(dtype).letter.toUpperCase()}heevjBatched`, (info) => solver.complexHeevjBatched(dtype, n, a, w, info, count))] : []),
+          ...(n > VENDOR_JACOBI_MAX || solver.hasSyevBatched ? [candidate('XsyevBatched', (info) => solver.complexSyevBatched(dtype, n, a, w, info, count))] : []),
+        ];
+        dispose();
+        return { candidates } satisfies VendorChoice;
       }
       case 'geqrf': {
         // cublas{Z,C}geqrfBatched: R and the reflectors over A, n scalars of tau per matrix.

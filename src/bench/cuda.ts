@@ -7,9 +7,11 @@
  * for trmm, syrk and lauum, which cuBLAS has no batched form of, the strided-batched GEMM of the same
  * full product (A B, A A^T, L^T L: twice syrk's and lauum's flops, into a scratch output); for the
  * inverses (trtri, potri, poti) cuBLAS's general inverse of the same matrices: getrf + getri, or
- * matinv where n <= 32; cuSOLVER syevjBatched and gesvdjBatched (n <= 32; parameters and workspace
- * made once, untimed), beyond 32 cusolverDnXsyevBatched (else syevd one matrix per call) and gesvdaStridedBatched, above
- * 512 syevd and gesvd one matrix per call (the vendor column names the routine); geqrf:
+ * matinv where n <= 32; syev and gesvd: the fastest of the vendor's routines for the shape, each
+ * timed in turn (parameters and workspace made once per routine, untimed; the vendor column names
+ * the routine kept, the row's note the others' times): syevjBatched and gesvdjBatched (n <= 32),
+ * cusolverDnXsyevBatched (where the library has it) and gesvdaStridedBatched to 512, syevd and gesvd one
+ * matrix per call from 33 for small batches and alone above 512 (bench/eigen-vendor.ts); geqrf:
  * cublas?geqrfBatched; orgqr: cuSOLVER's single-matrix orgqr in a loop
  * (no batched form exists), only for batches of up to ORGQR_LOOP_MAX matrices (the row says so
  * otherwise: pass --batch); qr: both; ormqr: cusolverDn?ormqr once per matrix (no batched form);
@@ -19,7 +21,7 @@
 import type { Context } from '../api/context.js';
 import { registerBenchExtras } from './extras.js';
 import { formatTable } from './table.js';
-import type { MachineLimits, VendorBaseline, VendorRun } from './run.js';
+import type { MachineLimits, VendorBaseline, VendorChoice, VendorRun } from './run.js';
 import type { Column } from './table.js';
 import { MyriadError } from '../core/errors.js';
 import { BENCH_NRHS, gelsShape, manyRhs, type BenchOp } from './workloads.js';
@@ -34,6 +36,7 @@ import { benchmarkPeakGflops } from '../cuda/model/roofline.js';
 import type { DeviceArray, GpuDevice } from '../cuda/runtime/types.js';
 import { VendorError } from '../cuda/runtime/errors.js';
 import { Cublas, Cusolver, batchPointers, type BatchPointers } from '../cuda/baselines/index.js';
+import { eigenVendorRoutines, type EigenVendorRoutine } from './eigen-vendor.js';
 import { progress, progressDone } from './progress.js';
 import { benchTsqr, TSQR_COLS, TSQR_COLUMNS } from './tsqr.js';
 import { benchVbatched, parseVbatchedOp, parseVbatchedWays, parseVbatchedWorkload, VBATCHED_COLUMNS } from './vbatched.js';
@@ -53,12 +56,6 @@ function wholeGpuVendor(op: BenchOp, n: number, count: number): boolean {
 }
 const WHOLE_GPU_COUNT = 8;
 
-/**
- * syev and gesvd from this order on: the vendor column runs cuSOLVER's dense routine one matrix per
- * call (syevd, gesvd), the routine of the route beyond the own designs (n > 512).
- */
-const DENSE_FROM = 513;
-
 const limitsCache = new WeakMap<Context, MachineLimits>();
 
 /** The largest batch the vendor's single-matrix orgqr is looped over (one cuSOLVER call per matrix). */
@@ -74,7 +71,7 @@ class VendorOnDevice implements VendorBaseline {
   private blas(): Cublas { return (this.cublas ??= new Cublas(this.dev)); }
   private solver(): Cusolver { return (this.cusolver ??= new Cusolver(this.dev)); }
 
-  prepare(op: BenchOp, dtype: ElementType, n: number, count: number, arrays: Record<string, Storage>): VendorRun | undefined {
+  prepare(op: BenchOp, dtype: ElementType, n: number, count: number, arrays: Record<string, Storage>): VendorRun | VendorChoice | undefined {
     const a = arrays.a as DeviceArray;
     const b = arrays.b as DeviceArray | undefined;
     // The complex types (interleaved pairs): their own table (bench/complex-vendor.ts).
@@ -85,6 +82,16 @@ class VendorOnDevice implements VendorBaseline {
     const ptrs = (x: DeviceArray, rows: number, cols: number): BatchPointers => keep(batchPointers(this.dev, x, count, rows * cols));
     const ints = (length: number): DeviceArray => keep(this.dev.alloc('int32', length));
     const done = (run: () => void): VendorRun => ({ run, dispose: () => owned.forEach((x) => x.dispose()) });
+    // One routine of a choice: its info array and its call (workspace) made when it is timed, freed after.
+    const candidate = (routine: string, make: (info: DeviceArray) => { run(): void; dispose(): void }) => ({
+      routine,
+      prepare: (): VendorRun => {
+        const info = this.dev.alloc('int32', count);
+        let call: { run(): void; dispose(): void };
+        try { call = make(info); } catch (e) { info.dispose(); throw e; }
+        return { run: () => call.run(), dispose: () => { call.dispose(); info.dispose(); } };
+      },
+    });
     if (wholeGpuVendor(op, n, count)) {
       const factor = op === 'potrf' || op === 'posv' ? 'potrf' : 'getrf';
       const solve = op === 'posv' || op === 'gesv' ? { B: b!, nrhs: BENCH_NRHS } : undefined;
@@ -156,27 +163,23 @@ class VendorOnDevice implements VendorBaseline {
         const c = keep(this.dev.alloc(dtype, n * n * count));
         return done(() => this.blas().gemmStridedBatched(dtype, 'T', 'N', n, n, n, 1, a, n, n * n, a, n, n * n, 0, c, n, n * n, count));
       }
-      case 'syev': {
-        // cuSOLVER's batched Jacobi takes n <= 32 only; beyond, its batched syev of any n where the
-        // library has it (cusolverDnXsyevBatched), else syevd one matrix per call; above DENSE_FROM
-        // syevd one matrix per call (the dense routine the route beyond the own designs runs).
+      case 'syev':
+      case 'gesvd': {
+        // Every routine of the vendor's for the shape (bench/eigen-vendor.ts), each timed in turn, the
+        // fastest kept and named.
         const solver = this.solver();
         const w = arrays.w as DeviceArray;
-        const routine = n <= 32 ? 'syevjBatched' : n < DENSE_FROM && solver.hasSyevBatched ? 'XsyevBatched' : 'syevd';
-        const call = keep(routine === 'syevjBatched' ? solver.syevjBatched(dtype, n, a, w, ints(count), count)
-          : routine === 'XsyevBatched' ? solver.syevBatched(dtype, n, a, w, ints(count), count)
-            : solver.syevdLoop(dtype, n, a, w, ints(count), count));
-        return { ...done(() => call.run()), routine };
-      }
-      case 'gesvd': {
-        // gesvdjBatched to 32; beyond, the approximate strided-batched SVD (square here: m >= n holds);
-        // above DENSE_FROM the dense gesvd one matrix per call (what the route beyond the own designs runs).
         const [s, u, vt] = [arrays.s as DeviceArray, arrays.u as DeviceArray, arrays.vt as DeviceArray];
-        const routine = n <= 32 ? 'gesvdjBatched' : n < DENSE_FROM ? 'gesvdaStridedBatched' : 'gesvd';
-        const call = keep(routine === 'gesvdjBatched' ? this.solver().gesvdjBatched(dtype, n, n, a, s, u, vt, ints(count), count)
-          : routine === 'gesvdaStridedBatched' ? this.solver().gesvdaStridedBatched(dtype, n, n, a, s, u, vt, ints(count), count)
-            : this.solver().gesvdLoop(dtype, n, n, a, s, u, vt, ints(count), count));
-        return { ...done(() => call.run()), routine };
+        const calls: Record<EigenVendorRoutine, (info: DeviceArray) => { run(): void; dispose(): void }> = {
+          syevjBatched: (info) => solver.syevjBatched(dtype, n, a, w, info, count),
+          XsyevBatched: (info) => solver.syevBatched(dtype, n, a, w, info, count),
+          syevd: (info) => solver.syevdLoop(dtype, n, a, w, info, count),
+          gesvdjBatched: (info) => solver.gesvdjBatched(dtype, n, n, a, s, u, vt, info, count),
+          gesvdaStridedBatched: (info) => solver.gesvdaStridedBatched(dtype, n, n, a, s, u, vt, info, count),
+          gesvd: (info) => solver.gesvdLoop(dtype, n, n, a, s, u, vt, info, count),
+        };
+        const routines = eigenVendorRoutines(op, n, count, op === 'syev' && solver.hasSyevBatched);
+        return { candidates: routines.map((r) => candidate(r, calls[r])) } satisfies VendorChoice;
       }
       case 'ormqr': {
         // cuSOLVER has no batched ormqr: its single-matrix routine, called once per matrix.

@@ -60,15 +60,27 @@ export interface VendorRun {
   routine?: string;
 }
 
+/**
+ * Several routines of the vendor's for one row (its batched Jacobi, its batched syev, a stream of
+ * dense calls): each prepared, timed and disposed in turn, so that one holds its workspace at a
+ * time; the row keeps the fastest and names it, and notes the others' times (or failures).
+ */
+export interface VendorChoice {
+  readonly candidates: readonly { readonly routine: string; prepare(): VendorRun }[];
+}
+
 /** A vendor library's routine for an op (cuBLAS, cuSOLVER), run on the same device data. */
 export interface VendorBaseline {
   readonly name: string;
   /**
-   * The vendor routine on these arrays and a dispose of what it allocated, or undefined where it has
-   * none. Called after the own timed runs: the arrays hold the own result of fresh data.
+   * The vendor routine on these arrays and a dispose of what it allocated (or a choice of routines,
+   * each prepared when it is timed), or undefined where it has none. Called after the own timed
+   * runs: the arrays hold the own result of fresh data.
    */
-  prepare(op: BenchOp, dtype: ElementType, n: number, count: number, arrays: Record<string, Storage>): VendorRun | undefined;
+  prepare(op: BenchOp, dtype: ElementType, n: number, count: number, arrays: Record<string, Storage>): VendorRun | VendorChoice | undefined;
 }
+
+const isVendorChoice = (v: VendorRun | VendorChoice): v is VendorChoice => 'candidates' in v;
 
 export interface MachineLimits {
   /** Copy bandwidth in GB/s (read + write). */
@@ -138,6 +150,71 @@ function firstCall(ctx: Context, run: () => void): { ms: number; from?: string }
   return { ms, from: parts.length > 0 ? parts.join(', ') : 'memory' };
 }
 
+/** What a row's vendor column says: the routine named, its time where it ran, the notes. */
+interface VendorOutcome {
+  readonly vendor: string;
+  readonly ms?: number;
+  readonly notes: readonly string[];
+}
+
+/**
+ * A vendor library's own failure (a cuSOLVER status, its workspace out of memory) as the row writes
+ * it: the benchmark goes on (the vendor's batched eigensolvers fail on shapes where ours run).
+ * Anything else is rethrown.
+ */
+function vendorFailure(e: unknown): string {
+  if (!(e instanceof VendorError || (e instanceof Error && /OUT_OF_MEMORY/.test(e.message)))) throw e;
+  return e.message.replace(/\s+/g, ' ');
+}
+
+/** One vendor run: timed (or its own time), checked once, disposed. */
+function timeVendorRun(ctx: Context, run: VendorRun, reset: () => void, repeats: number): { ms: number; wrong?: string } {
+  try {
+    const ms = run.measuredMs ?? timeRepeats(ctx, run.run, reset, repeats);
+    const wrong = run.check?.();
+    return wrong === undefined ? { ms } : { ms, wrong };
+  } finally {
+    run.dispose();
+  }
+}
+
+/**
+ * The vendor's column of a row: its routine timed on the row's arrays; of a choice of routines,
+ * the fastest, with the others' times (or failures) in the notes. Undefined where it has none.
+ */
+function timeVendor(ctx: Context, baseline: VendorBaseline, prepare: () => VendorRun | VendorChoice | undefined, reset: () => void, repeats: number): VendorOutcome | undefined {
+  let prepared: VendorRun | VendorChoice | undefined;
+  try {
+    prepared = prepare();
+  } catch (e) {
+    return { vendor: `${baseline.name}: ${vendorFailure(e)}`, notes: [] };
+  }
+  if (prepared === undefined) return undefined;
+  if (!isVendorChoice(prepared)) {
+    const vendor = prepared.routine === undefined ? baseline.name : `${baseline.name} ${prepared.routine}`;
+    try {
+      const { ms, wrong } = timeVendorRun(ctx, prepared, reset, repeats);
+      return { vendor, ms, notes: wrong === undefined ? [] : [wrong] };
+    } catch (e) {
+      return { vendor: `${baseline.name}: ${vendorFailure(e)}`, notes: [] };
+    }
+  }
+  const timed: { routine: string; ms: number; wrong?: string }[] = [];
+  const failed: string[] = [];
+  for (const c of prepared.candidates) {
+    try {
+      timed.push({ routine: c.routine, ...timeVendorRun(ctx, c.prepare(), reset, repeats) });
+    } catch (e) {
+      failed.push(`${c.routine} failed (${vendorFailure(e)})`);
+    }
+  }
+  if (timed.length === 0) return { vendor: `${baseline.name}: ${failed.join('; ')}`, notes: [] };
+  const best = timed.reduce((x, y) => (y.ms < x.ms ? y : x));
+  const others = [...timed.filter((t) => t !== best).map((t) => `${t.routine} ${t.ms.toFixed(3)} ms`), ...failed];
+  const notes = [...(best.wrong === undefined ? [] : [best.wrong]), ...(others.length > 0 ? [`the vendor's other routines: ${others.join(', ')}`] : [])];
+  return { vendor: `${baseline.name} ${best.routine}`, ms: best.ms, notes };
+}
+
 export function runBench(ctx: Context, options: BenchOptions): BenchRow[] {
   const { op, dtype } = options;
   const workload = benchWorkload(op, dtype);
@@ -162,33 +239,16 @@ export function runBench(ctx: Context, options: BenchOptions): BenchRow[] {
         const peak = options.limits.peakGflops?.[elementInfo(dtype).real] ?? Infinity;
         row.roofline = (100 * gflops) / Math.min(peak, (cost.flops / cost.bytes) * options.limits.bandwidthGBs);
       }
-      // A vendor library's own failure (a cuSOLVER status, its workspace out of memory) is written
-      // in the row as it happened, and the benchmark goes on (the vendor's batched
-      // eigensolvers fail on shapes where ours run).
-      const vendorFailed = (e: unknown): void => {
-        if (!(e instanceof VendorError || (e instanceof Error && /OUT_OF_MEMORY/.test(e.message)))) throw e;
-        row.vendor = `${options.vendor!.name}: ${e.message.replace(/\s+/g, ' ')}`;
-      };
-      let vendor: VendorRun | undefined;
-      try {
-        vendor = options.vendor?.prepare(op, dtype, n, batch, prepared.arrays);
-      } catch (e) {
-        vendorFailed(e);
-      }
-      if (vendor && options.vendor) {
-        row.vendor = vendor.routine === undefined ? options.vendor.name : `${options.vendor.name} ${vendor.routine}`;
-        try {
-          row.vendorMs = vendor.measuredMs ?? timeRepeats(ctx, vendor.run, prepared.reset, repeats);
-          const wrong = vendor.check?.();
-          if (wrong !== undefined) notes.push(wrong);
-        } catch (e) {
-          vendorFailed(e);
-        } finally {
-          vendor.dispose();
-        }
-        if (row.vendorMs !== undefined) {
-          row.vendorGflops = (cost.flops * batch) / (row.vendorMs * 1e6);
-          row.speedup = row.vendorMs / ms;
+      if (options.vendor) {
+        const outcome = timeVendor(ctx, options.vendor, () => options.vendor!.prepare(op, dtype, n, batch, prepared.arrays), prepared.reset, repeats);
+        if (outcome !== undefined) {
+          row.vendor = outcome.vendor;
+          if (outcome.ms !== undefined) {
+            row.vendorMs = outcome.ms;
+            row.vendorGflops = (cost.flops * batch) / (outcome.ms * 1e6);
+            row.speedup = outcome.ms / ms;
+          }
+          notes.push(...outcome.notes);
         }
       }
       if (notes.length > 0) row.note = notes.join('; ');

@@ -28,6 +28,7 @@ import type { DeviceArray } from '../../src/cuda/runtime/types.js';
 import { strided } from '../../src/core/batch.js';
 import { open } from '../../src/api/open.js';
 import { prepareComplexVendor } from '../../src/bench/complex-vendor.js';
+import type { VendorChoice, VendorRun } from '../../src/bench/run.js';
 import { Random, randomComplexGeneral, randomHermitian, randomHpd, randomMatrices } from '../../src/bench/data.js';
 import { complexSingularValues, hermitianEigenvalues } from '../../src/bench/values-check.js';
 import { FakeDevice } from '../helpers/fake-gpus.js';
@@ -129,6 +130,14 @@ function recordingHandles(onCall: (c: Call) => void = () => {}, missing: readonl
   return { blas: () => blas, solver: () => solver, calls, made, destroyed };
 }
 
+/** The run of a vendor's one routine: the run itself, or of a choice of routines the one named (heev's). */
+function runOf(v: VendorRun | VendorChoice | undefined, routine?: string): VendorRun | undefined {
+  if (v === undefined || !('candidates' in v)) return v;
+  const c = v.candidates.find((x) => x.routine === routine);
+  assert.ok(c, `a choice with ${routine}: ${v.candidates.map((x) => x.routine).join(', ')}`);
+  return c.prepare();
+}
+
 /** The workload's arrays on a fake device: A (and B) as pairs of the parts' dtype, the pristine copy, the own pivots. */
 function fakeArrays(dev: FakeDevice, real: 'float64' | 'float32', n: number, count: number, nrhs: number) {
   const rng = new Random(7);
@@ -159,7 +168,7 @@ describe('the complex vendor runs of the bench: every native call as its prototy
         const dev = new FakeDevice(0, []);
         const handles = recordingHandles();
         const arrays = { ...fakeArrays(dev, real, n, count, e.nrhs), ...(op === 'geqrf' ? { tau: dev.alloc(real, 2 * n * count) } : {}) };
-        const run = prepareComplexVendor(dev, handles, op as 'potrf', dtype, n, count, arrays);
+        const run = runOf(prepareComplexVendor(dev, handles, op as 'potrf', dtype, n, count, arrays));
         assert.ok(run, op);
         // The pointer arrays: one address a matrix of pairs apart (2 rows cols parts of `bytes`).
         const stride = (cols: number): bigint[] => Array.from({ length: count }, (_, i) => BigInt(i * 2 * n * cols * bytes));
@@ -252,7 +261,7 @@ describe("the check of the vendor's LU in the getrf and gesv rows", () => {
           (piv.host as Int32Array).set((ipiv as Int32Array).map((p) => p + 1));
           (a.host as Float64Array).set(vendorFactors);
         });
-        const run = prepareComplexVendor(dev, handles, op, 'complex128', n, count, { a, a0, ipiv: own, ...b });
+        const run = runOf(prepareComplexVendor(dev, handles, op, 'complex128', n, count, { a, a0, ipiv: own, ...b }));
         (a.host as Float64Array).set(pristine);
         run!.run();
         const note = run!.check!();
@@ -318,7 +327,7 @@ describe('the complex Jacobi vendor runs of the bench (heev, gesvd): every nativ
         // The library's lwork: 7 complex elements.
         const handles = recordingHandles((c) => { if (c.name.endsWith('_bufferSize')) (c.args.find(Array.isArray) as number[])[0] = lwork; }, [], dev);
         const arrays = jacobiArrays(dev, op, real, n, count);
-        const run = prepareComplexVendor(dev, handles, op, dtype, n, count, arrays);
+        const run = runOf(prepareComplexVendor(dev, handles, op, dtype, n, count, arrays), op === 'heev' ? `${letter}heevjBatched` : undefined);
         assert.ok(run && run.check, op);
         const routine = `cusolverDn${letter}${op === 'heev' ? 'heevj' : 'gesvdj'}Batched`;
         assert.deepEqual(handles.calls.map((c) => c.name), [`${routine}_bufferSize`], `${op}: sized when prepared, not in the timed call`);
@@ -385,7 +394,7 @@ describe('the complex Jacobi vendor runs of the bench (heev, gesvd): every nativ
           if (wrong) got[2 * n + 1] += 1e-2;
           (dev.own(out).host as Float64Array).set(got);
         }, [], dev);
-        const run = prepareComplexVendor(dev, handles, op, dtype, n, count, arrays)!;
+        const run = runOf(prepareComplexVendor(dev, handles, op, dtype, n, count, arrays), op === 'heev' ? `${dtype === 'complex128' ? 'Z' : 'C'}heevjBatched` : undefined)!;
         run.run();
         const note = run.check!();
         const what = op === 'heev' ? 'eigenvalues' : 'singular values';
@@ -523,12 +532,13 @@ describe('complex heev above 32: cusolverDnXsyevBatched on the complex type', ()
       const [row] = runBench(ctx, { op: 'heev', dtype: 'complex64', sizes: [33], batch: 2, repeats: 1, vendor: vendor as never });
       assert.ok(row!.ms > 0 && row!.gflops > 0);
       if (lacks) {
-        assert.equal(row!.vendor, 'stub: CUSOLVER_STATUS_NOT_SUPPORTED (9) from cusolverDnXsyevBatched (not in this cuSOLVER)');
+        assert.equal(row!.vendor, 'stub: XsyevBatched failed (CUSOLVER_STATUS_NOT_SUPPORTED (9) from cusolverDnXsyevBatched (not in this cuSOLVER))');
         assert.equal(row!.vendorMs, undefined);
         assert.equal(x.calls.length, 0);
       } else {
         assert.ok(x.calls.some((c) => c.name === 'cusolverDnXsyevBatched'), 'the vendor ran');
         assert.ok(row!.vendorMs !== undefined);
+        assert.equal(row!.vendor, 'stub XsyevBatched', 'the routine named');
       }
     }
   });
