@@ -340,18 +340,19 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
   complexLuWasmPairLoopMin: 10,
   /**
    * From order `min` the two-matrix LU factors left-looking in Crout's order with its steps a
-   * runtime loop (kernels/zgetrf-interleaved.ts `crout`), `rows` rows (or columns) of a step's
-   * column (or row of U) side by side; below it right-looking. Measured on the 2-core EPYC
-   * (2026-12-01, one thread pinned, the kernels alone on 200 diagonally weighted matrices in their
-   * memory, the two alternating in one process, ns a matrix best / median, right-looking -> Crout
-   * with 2 rows): getrf n = 16 895 / 1008 -> 716 / 772 (module 28 -> 4.6 kB; 1 row 802 / 835, 3
-   * rows 782 / 830: V8 spills the accumulators), 10 245 / 266 -> 218 / 238, 8 145 / 164 -> 138 /
-   * 157, 7 109 / 110 -> 108 / 126, 6 82 / 85 -> 84 / 92, 4 35 / 41 -> 44 / 46; gesv 16 1029 / 1100 ->
-   * 830 / 890, 12 494 / 523 -> 411 / 438, 8 190 / 212 -> 180 / 199, 7 143 / 161 -> 143 / 159, 6 107
-   * / 109 -> 113 / 121. With the steps unrolled (constant offsets, 45 kB at 16) Crout's order ran
-   * slower than right-looking (getrf 16 1130 / 1180), out of the instruction cache.
+   * runtime loop (kernels/zgetrf-interleaved.ts `crout`; gesv with one right-hand side solved
+   * within it), `rows` rows (or columns) of a step's column (or row of U) side by side; below it
+   * right-looking. Measured on the 2-core EPYC (2026-12-01, one thread pinned, the kernels alone on
+   * 200 diagonally weighted matrices in their memory, the two alternating in one process, ns a
+   * matrix best / median, right-looking -> Crout with 2 rows): getrf n = 16 893 / 943 -> 625 / 667
+   * (module 28 -> 4.4 kB), 12 425 / 455 -> 306 / 327, 8 145 / 146 -> 136 / 157, 7 109 / 110 -> 108 /
+   * 127, 6 83 / 87 -> 85 / 87, 5 59 / 60 -> 67 / 67; gesv 16 1037 / 1084 -> 758 / 787, 12 492 / 548
+   * -> 373 / 408, 8 193 / 214 -> 158 / 168, 7 143 / 163 -> 121 / 135, 6 109 / 128 -> 92 / 111, 5
+   * 78 / 79 -> 65 / 92. Rows a trip at 16 (getrf, an earlier form): 1 802 / 835, 2 716 / 772, 3
+   * 782 / 830 (V8 spills the accumulators). With the steps unrolled (constant offsets, 45 kB at 16)
+   * Crout's order ran slower than right-looking (getrf 16 1130 / 1180), out of the instruction cache.
    */
-  complexLuWasmPairCrout: Object.freeze({ min: 8, rows: 2 }),
+  complexLuWasmPairCrout: Object.freeze({ min: 6, rows: 2 }),
   /**
    * Complex geqrf and orgqr two matrices at a time (kernels/zgeqrf-interleaved.ts) while max(m, n)
    * is in this range; the complex reference (zgeqr2, zung2r) beside it. Measurement:

@@ -33,8 +33,8 @@
  * and the solves' rows are runtime loops too (35 kB at 16). From tuning.ts complexLuWasmPairCrout
  * the factorisation is left-looking in Crout's order instead (croutFactorFunction): the same
  * terms in the same order per element, each element's accumulator in registers through its
- * products, and every loop, the steps' too, a runtime one (4.6 kB at 16 for getrf), about a fifth
- * faster at n = 16; there gesv with one right-hand side solves within the factorisation (the
+ * products, and every loop, the steps' too, a runtime one (4.4 kB at 16 for getrf), about 30%
+ * faster at n = 16 (the kernel alone); there gesv with one right-hand side solves within the factorisation (the
  * forward rows as row j's extra column, complex64's beside the rounding, the backward rows beside
  * the copy back), no solve function called. Past n = 16 the pairs stop paying (tuning.ts
  * complexLuWasmPairs).
