@@ -66,7 +66,7 @@ function benchOps(): string[] {
 
 /** Array-level and numpy names of the LAPACK-level ops a benchmark measures. */
 const OP_ALIASES: Readonly<Record<string, string>> = {
-  eigh: 'syev', eigvalsh: 'syev', svd: 'gesvd', svdvals: 'gesvd', cholesky: 'potrf', lu: 'getrf', solve: 'gesv',
+  eigh: 'syev', eigvalsh: 'syev-values', svd: 'gesvd', svdvals: 'gesvd', cholesky: 'potrf', lu: 'getrf', solve: 'gesv',
   lstsq: 'gels', matmul: 'gemm', inv: 'poti', choleskysolve: 'potrs', triangularsolve: 'trsm',
 };
 

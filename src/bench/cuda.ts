@@ -7,7 +7,7 @@
  * for trmm, syrk and lauum, which cuBLAS has no batched form of, the strided-batched GEMM of the same
  * full product (A B, A A^T, L^T L: twice syrk's and lauum's flops, into a scratch output); for the
  * inverses (trtri, potri, poti) cuBLAS's general inverse of the same matrices: getrf + getri, or
- * matinv where n <= 32; syev and gesvd: the fastest of the vendor's routines for the shape, each
+ * matinv where n <= 32; syev (with vectors and values only) and gesvd: the fastest of the vendor's routines for the shape, each
  * timed in turn (parameters and workspace made once per routine, untimed; the vendor column names
  * the routine kept, the row's note the others' times): syevjBatched and gesvdjBatched (n <= 32),
  * cusolverDnXsyevBatched (where the library has it) and gesvdaStridedBatched to 512, syevd and gesvd one
@@ -164,21 +164,23 @@ class VendorOnDevice implements VendorBaseline {
         return done(() => this.blas().gemmStridedBatched(dtype, 'T', 'N', n, n, n, 1, a, n, n * n, a, n, n * n, 0, c, n, n * n, count));
       }
       case 'syev':
+      case 'syev-values':
       case 'gesvd': {
         // Every routine of the vendor's for the shape (bench/eigen-vendor.ts), each timed in turn, the
         // fastest kept and named.
         const solver = this.solver();
         const w = arrays.w as DeviceArray;
         const [s, u, vt] = [arrays.s as DeviceArray, arrays.u as DeviceArray, arrays.vt as DeviceArray];
+        const vectors = op !== 'syev-values';
         const calls: Record<EigenVendorRoutine, (info: DeviceArray) => { run(): void; dispose(): void }> = {
-          syevjBatched: (info) => solver.syevjBatched(dtype, n, a, w, info, count),
-          XsyevBatched: (info) => solver.syevBatched(dtype, n, a, w, info, count),
-          syevd: (info) => solver.syevdLoop(dtype, n, a, w, info, count),
+          syevjBatched: (info) => solver.syevjBatched(dtype, n, a, w, info, count, vectors),
+          XsyevBatched: (info) => solver.syevBatched(dtype, n, a, w, info, count, vectors),
+          syevd: (info) => solver.syevdLoop(dtype, n, a, w, info, count, vectors),
           gesvdjBatched: (info) => solver.gesvdjBatched(dtype, n, n, a, s, u, vt, info, count),
           gesvdaStridedBatched: (info) => solver.gesvdaStridedBatched(dtype, n, n, a, s, u, vt, info, count),
           gesvd: (info) => solver.gesvdLoop(dtype, n, n, a, s, u, vt, info, count),
         };
-        const routines = eigenVendorRoutines(op, n, count, op === 'syev' && solver.hasSyevBatched);
+        const routines = eigenVendorRoutines(op === 'gesvd' ? 'gesvd' : 'syev', n, count, op !== 'gesvd' && solver.hasSyevBatched);
         return { candidates: routines.map((r) => candidate(r, calls[r])) } satisfies VendorChoice;
       }
       case 'ormqr': {

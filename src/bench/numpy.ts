@@ -10,7 +10,8 @@
  * MYRIAD_BENCH_CLOCK=cpu times both by process CPU time (one-thread runs on a shared machine).
  *
  * Routines: gemm, syrk, trmm (tril(A) B) and lauum (L^T L): matmul on the stack; potrf: linalg.cholesky; posv and gesv:
- * linalg.solve (numpy has no batched Cholesky solve); syev and gesvd: linalg.eigh and linalg.svd
+ * linalg.solve (numpy has no batched Cholesky solve); syev and gesvd: linalg.eigh (eigvalsh for
+ * syev-values) and linalg.svd
  * (thin) on the stack; trtri, potri, poti: linalg.inv of the same SPD matrices (numpy has no
  * batched triangular or SPD inverse); geqrf and qr: linalg.qr (mode 'raw': the reflectors and tau;
  * 'reduced': Q and R), orgqr none (numpy has no Q from reflectors); getrf, potrs, getrs, trsm: scipy's
@@ -57,6 +58,8 @@ elif op in ('posv', 'gesv'):
     a = spd() if op == 'posv' else general(); fn = lambda: np.linalg.solve(a, b)
 elif op == 'syev':
     a = spd(); fn = lambda: np.linalg.eigh(a)
+elif op == 'syev-values':
+    a = spd(); fn = lambda: np.linalg.eigvalsh(a)
 elif op == 'gesvd':
     a = general(); fn = lambda: np.linalg.svd(a, full_matrices=False)
 elif op in ('trtri', 'potri', 'poti'):

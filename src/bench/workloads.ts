@@ -15,7 +15,7 @@ import { COMPLEX_BENCH_OPS, COMPLEX_WORKLOADS } from './complex-workloads.js';
 import { Random, randomGeneral, randomMatrices, randomSpd } from './data.js';
 import { Placement } from './placement.js';
 
-export const BENCH_OPS = ['gemm', 'potrf', 'getrf', 'posv', 'gesv', 'posv-many', 'gesv-many', 'potrs', 'getrs', 'trsm', 'trmm', 'syrk', 'lauum', 'trtri', 'potri', 'poti', 'syev', 'heev', 'gesvd', 'geqrf', 'orgqr', 'qr', 'ormqr', 'gels', 'gels-tall', 'gels-wide', 'gels-many'] as const;
+export const BENCH_OPS = ['gemm', 'potrf', 'getrf', 'posv', 'gesv', 'posv-many', 'gesv-many', 'potrs', 'getrs', 'trsm', 'trmm', 'syrk', 'lauum', 'trtri', 'potri', 'poti', 'syev', 'syev-values', 'heev', 'gesvd', 'geqrf', 'orgqr', 'qr', 'ormqr', 'gels', 'gels-tall', 'gels-wide', 'gels-many'] as const;
 export type BenchOp = (typeof BENCH_OPS)[number];
 
 export interface Prepared {
@@ -107,6 +107,25 @@ function solveOnly(
   };
 }
 
+/** syev on symmetric positive definite matrices, lower, with or without the vectors. */
+function eigenvalues(jobz: 'vectors' | 'values'): Workload {
+  return {
+    cost: (dtype, n) => counts.syev(dtype, n, jobz === 'vectors'),
+    prepare(ctx, dtype, n, count, rng) {
+      const place = new Placement(ctx);
+      const a0 = place.put(randomSpd(dtype, n, count, rng));
+      const a = place.working(a0);
+      const w = place.put(allocate(dtype, n * count));
+      const info = place.ints(count);
+      const [A, W] = [square(a, n, count), strided(w, { rows: n, cols: 1, count })];
+      return {
+        run: () => { ctx.syev({ a: A, w: W, jobz, uplo: 'lower', info }); },
+        reset: () => place.restore(a0, a), dispose: () => place.dispose(), arrays: { a, w },
+      };
+    },
+  };
+}
+
 /** The ops with a real benchmark: all but heev, the complex Hermitian one (on real data it is syev). */
 export type RealBenchOp = Exclude<BenchOp, 'heev'>;
 
@@ -154,21 +173,9 @@ export const WORKLOADS: Readonly<Record<RealBenchOp, Workload>> = {
   },
   lauum: inPlace((d, n) => counts.lauum(d, n), randomGeneral, (ctx, a, _b, { info }) => { ctx.lauum({ a, uplo: 'lower', info }); }),
   /** Eigenvalues and eigenvectors (the vendor's syevjBatched overwrites A too: reset from a copy). */
-  syev: {
-    cost: (dtype, n) => counts.syev(dtype, n),
-    prepare(ctx, dtype, n, count, rng) {
-      const place = new Placement(ctx);
-      const a0 = place.put(randomSpd(dtype, n, count, rng));
-      const a = place.working(a0);
-      const w = place.put(allocate(dtype, n * count));
-      const info = place.ints(count);
-      const [A, W] = [square(a, n, count), strided(w, { rows: n, cols: 1, count })];
-      return {
-        run: () => { ctx.syev({ a: A, w: W, jobz: 'vectors', uplo: 'lower', info }); },
-        reset: () => place.restore(a0, a), dispose: () => place.dispose(), arrays: { a, w },
-      };
-    },
-  },
+  syev: eigenvalues('vectors'),
+  /** Eigenvalues only (the own call leaves A alone; the vendor's routines overwrite it: reset from a copy). */
+  'syev-values': eigenvalues('values'),
   /** The thin SVD of square matrices with U and VT (A only read here; the vendor's gesvdj overwrites it). */
   gesvd: {
     cost: (dtype, n) => counts.gesvd(dtype, n, n),

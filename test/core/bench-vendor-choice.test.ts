@@ -3,6 +3,7 @@
  * complex heev on a GPU): each prepared, timed and disposed in turn, the fastest kept and named,
  * the others' times and failures in the row's note; a vendor library's own failure never stops
  * the row, anything else does. A CPU context and a fake vendor whose runs give their own times.
+ * And the routines each shape times, and the values-only syev row.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -10,6 +11,9 @@ import { open } from '../../src/api/open.js';
 import { runBench, type VendorBaseline, type VendorChoice, type VendorRun } from '../../src/bench/run.js';
 import { VendorError } from '../../src/cuda/runtime/errors.js';
 import { DENSE_FROM, DENSE_LOOP_MAX, eigenVendorRoutines } from '../../src/bench/eigen-vendor.js';
+import { Random } from '../../src/bench/data.js';
+import { benchWorkload } from '../../src/bench/workloads.js';
+import { counts } from '../../src/core/counts.js';
 
 interface Candidate { routine: string; ms?: number; wrong?: string; fails?: Error }
 
@@ -78,4 +82,23 @@ test('syev and gesvd rows on a GPU: every vendor routine for the shape, the dens
   assert.deepEqual(eigenVendorRoutines('gesvd', 128, 500, false), ['gesvdaStridedBatched', 'gesvd']);
   assert.deepEqual(eigenVendorRoutines('gesvd', 128, 5000, false), ['gesvdaStridedBatched']);
   assert.deepEqual(eigenVendorRoutines('gesvd', 2048, 1, true), ['gesvd']);
+});
+
+test('syev-values: eigenvalues only, A left as it was, the values syev\'s (the CPU rows), counted without the vectors\' flops', () => {
+  const ctx = open({ backend: 'cpu' });
+  const [values, vectors] = (['syev-values', 'syev'] as const).map((op) => runBench(ctx, { op, dtype: 'float64', sizes: [6], batch: 3, repeats: 1 })[0]!);
+  assert.ok(values!.gflops > 0 && vectors!.gflops > 0);
+  const cost = benchWorkload('syev-values', 'float64').cost(6);
+  assert.deepEqual(cost, counts.syev('float64', 6, false));
+  assert.ok(cost.flops < benchWorkload('syev', 'float64').cost(6).flops);
+  const prepared = benchWorkload('syev-values', 'float64').prepare(ctx, 6, 3, new Random(3));
+  const before = Float64Array.from(prepared.arrays.a as Float64Array);
+  prepared.run();
+  assert.deepEqual(prepared.arrays.a, before, 'A untouched by the values-only call');
+  const w = Float64Array.from(prepared.arrays.w as Float64Array);
+  const withVectors = benchWorkload('syev', 'float64').prepare(ctx, 6, 3, new Random(3));
+  withVectors.run();
+  for (let i = 0; i < w.length; i++) assert.ok(Math.abs(w[i]! - (withVectors.arrays.w as Float64Array)[i]!) <= 1e-12 * Math.max(1, Math.abs(w[i]!)), `w[${i}]`);
+  prepared.dispose();
+  withVectors.dispose();
 });

@@ -543,3 +543,22 @@ describe('complex heev above 32: cusolverDnXsyevBatched on the complex type', ()
     }
   });
 });
+
+describe("the bench's real eigenvalue routines with and without vectors (syev, syev-values)", () => {
+  it('syevjBatched, syevd a matrix per call and XsyevBatched pass jobz 1 with vectors, 0 for values only, to the sizing call and the call', () => {
+    const n = 5, count = 3;
+    for (const vectors of [true, false]) {
+      const dev = new FakeDevice(0, []);
+      const x = xsyevSolver(dev);
+      const a = dev.alloc('float64', n * n * count), w = dev.alloc('float64', n * count), info = dev.alloc('int32', count);
+      const runs = [x.solver.syevjBatched('float64', n, a, w, info, count, vectors), x.solver.syevdLoop('float64', n, a, w, info, count, vectors),
+        x.solver.syevBatched('float64', n, a, w, info, count, vectors)];
+      for (const r of runs) { r.run(); r.dispose(); }
+      const jobz = vectors ? 1 : 0;
+      // (the calls as made: each routine sized when prepared, then run; syevd once a matrix)
+      assert.deepEqual(x.calls.map((c) => c.name).sort(), ['cusolverDnDsyevjBatched_bufferSize', 'cusolverDnDsyevd_bufferSize', 'cusolverDnXsyevBatched_bufferSize',
+        'cusolverDnDsyevjBatched', 'cusolverDnDsyevd', 'cusolverDnDsyevd', 'cusolverDnDsyevd', 'cusolverDnXsyevBatched'].sort());
+      for (const c of x.calls) assert.equal(c.name.startsWith('cusolverDnX') ? c.args[1] : c.args[0], jobz, `${c.name}: jobz`);
+    }
+  });
+});

@@ -315,20 +315,21 @@ export class Cusolver {
 
   /**
    * cusolverDn?syevjBatched (n <= 32, default tolerance and sweeps) on `count` densely packed
-   * n x n matrices A (overwritten by the eigenvectors) and W (n per matrix): the call, with its
-   * parameters and workspace made here, once (not in the timed call).
+   * n x n matrices A (overwritten: by the eigenvectors where `vectors`) and W (n per matrix): the
+   * call, with its parameters and workspace made here, once (not in the timed call).
    */
-  syevjBatched(dtype: DType, n: number, A: DeviceArray, W: DeviceArray, info: DeviceArray, count: number): { run(): void; dispose(): void } {
+  syevjBatched(dtype: DType, n: number, A: DeviceArray, W: DeviceArray, info: DeviceArray, count: number, vectors = true): { run(): void; dispose(): void } {
     this.checkDense(dtype, A, n * n * count, 'A');
     this.checkDense(dtype, W, n * count, 'W');
     checkInts(info, count, 'info');
     const t = PREFIX(dtype);
+    const jobz = vectors ? 1 : 0;   // CUSOLVER_EIG_MODE_VECTOR / NOVECTOR
     const params = this.create('cusolverDnCreateSyevjInfo');
     const lwork: [number] = [0];
-    this.call(`cusolverDn${t}syevjBatched_bufferSize`, 1, 0, n, A.ptr, n, W.ptr, lwork, params, count);
+    this.call(`cusolverDn${t}syevjBatched_bufferSize`, jobz, 0, n, A.ptr, n, W.ptr, lwork, params, count);
     const work = this.dev.alloc(dtype, Math.max(1, lwork[0]));
     return {
-      run: () => this.call(`cusolverDn${t}syevjBatched`, 1, 0, n, A.ptr, n, W.ptr, work.ptr, lwork[0], info.ptr, params, count),
+      run: () => this.call(`cusolverDn${t}syevjBatched`, jobz, 0, n, A.ptr, n, W.ptr, work.ptr, lwork[0], info.ptr, params, count),
       dispose: () => { work.dispose(); this.api['cusolverDnDestroySyevjInfo']!(params); },
     };
   }
@@ -577,23 +578,24 @@ export class Cusolver {
   }
 
   /**
-   * cusolverDn?syevd (eigenvalues and vectors, lower) on each of `count` densely packed n x n
-   * matrices A in turn (what users of the vendor do beyond syevjBatched's n <= 32): W (n per
-   * matrix), info (one per matrix); one workspace, sized once (not in the timed call).
+   * cusolverDn?syevd (eigenvalues, and vectors where `vectors`; lower) on each of `count` densely
+   * packed n x n matrices A in turn (what users of the vendor do beyond syevjBatched's n <= 32): W
+   * (n per matrix), info (one per matrix); one workspace, sized once (not in the timed call).
    */
-  syevdLoop(dtype: DType, n: number, A: DeviceArray, W: DeviceArray, info: DeviceArray, count: number): { run(): void; dispose(): void } {
+  syevdLoop(dtype: DType, n: number, A: DeviceArray, W: DeviceArray, info: DeviceArray, count: number, vectors = true): { run(): void; dispose(): void } {
     this.checkDense(dtype, A, n * n * count, 'A');
     this.checkDense(dtype, W, n * count, 'W');
     checkInts(info, count, 'info');
     const t = PREFIX(dtype);
+    const jobz = vectors ? 1 : 0;   // CUSOLVER_EIG_MODE_VECTOR / NOVECTOR
     const el = BigInt(dtypeInfo(dtype).bytes);
     const lwork: [number] = [0];
-    this.call(`cusolverDn${t}syevd_bufferSize`, 1, 0, n, A.ptr, n, W.ptr, lwork);
+    this.call(`cusolverDn${t}syevd_bufferSize`, jobz, 0, n, A.ptr, n, W.ptr, lwork);
     const work = this.dev.alloc(dtype, Math.max(1, lwork[0]));
     return {
       run: () => {
         for (let i = 0; i < count; i++) {
-          this.call(`cusolverDn${t}syevd`, 1, 0, n, A.ptr + BigInt(i * n * n) * el, n, W.ptr + BigInt(i * n) * el, work.ptr, lwork[0], info.ptr + BigInt(4 * i));
+          this.call(`cusolverDn${t}syevd`, jobz, 0, n, A.ptr + BigInt(i * n * n) * el, n, W.ptr + BigInt(i * n) * el, work.ptr, lwork[0], info.ptr + BigInt(4 * i));
         }
       },
       dispose: () => work.dispose(),
