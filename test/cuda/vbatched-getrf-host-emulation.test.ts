@@ -20,7 +20,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import type { DType } from '../../src/core/dtype.js';
-import { getrfClassParams, getrfUpdateVbatchedSource, vbatchedGetrfLaunch, vbatchedGetrfPanelSteps, vbatchedGetrfSource } from '../../src/cuda/kernels/getrf/index.js';
+import { getrfClassParams, getrfUpdateVbatchedSource, vbatchedGetrfLaunch, vbatchedGetrfPanelSteps, vbatchedGetrfSource, type GetrfVbatchedParams } from '../../src/cuda/kernels/getrf/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
 import { H100 } from '../helpers/devices.js';
@@ -49,7 +49,11 @@ function parse(s: string): number {
   return Number(s);
 }
 
-interface Case { dtype: DType; bound: number; shapes: [number, number, GetrfMemberKind?][] }
+interface Case {
+  dtype: DType; bound: number; shapes: [number, number, GetrfMemberKind?][];
+  /** The register design in this shape (warps x panel width x blocks an SM) instead of the table's for the class. */
+  register?: { warps: number; nb: number; minBlocks: number };
+}
 
 const CASES: readonly Case[] = [
   // The warp design: m or n = 0 (info 0 only), 1 x 1, tall and wide, four members a warp (class 8).
@@ -63,6 +67,16 @@ const CASES: readonly Case[] = [
   { dtype: 'float32', bound: 64, shapes: [[64, 64], [63, 63], [49, 64], [64, 50], [60, 60, 'singular'], [57, 57, 'nan']] },
   { dtype: 'float64', bound: 128, shapes: [[128, 128], [127, 127], [65, 128], [128, 70], [100, 100, 'singular'], [90, 90, 'nan']] },
   { dtype: 'float32', bound: 128, shapes: [[128, 128], [97, 100, 'singular'], [128, 65, 'nan']] },
+  // The uniform table's register shapes of several blocks an SM and their few-matrix shapes (the
+  // class frame over the same column steps), at bounds between the classes.
+  { dtype: 'float64', bound: 72, register: { warps: 4, nb: 2, minBlocks: 4 }, shapes: [[72, 72], [71, 71], [65, 72], [72, 66], [1, 1], [60, 60, 'singular'], [70, 69, 'nan']] },
+  { dtype: 'float64', bound: 80, register: { warps: 8, nb: 2, minBlocks: 2 }, shapes: [[80, 80], [79, 77], [33, 80], [80, 41, 'singular']] },
+  { dtype: 'float64', bound: 96, register: { warps: 8, nb: 2, minBlocks: 2 }, shapes: [[96, 96], [95, 95], [81, 96], [96, 90, 'nan'], [88, 88, 'singular']] },
+  { dtype: 'float32', bound: 96, register: { warps: 4, nb: 4, minBlocks: 4 }, shapes: [[96, 96], [93, 95], [96, 70], [90, 90, 'singular'], [75, 75, 'nan']] },
+  { dtype: 'float32', bound: 112, register: { warps: 8, nb: 1, minBlocks: 3 }, shapes: [[112, 112], [111, 109], [97, 112], [112, 100, 'singular'], [105, 105, 'nan']] },
+  { dtype: 'float32', bound: 104, register: { warps: 8, nb: 2, minBlocks: 2 }, shapes: [[104, 104], [103, 101], [104, 97, 'singular']] },
+  // A candidate not in the table (float64 97-112 at two blocks an SM).
+  { dtype: 'float64', bound: 112, register: { warps: 8, nb: 2, minBlocks: 2 }, shapes: [[112, 112], [110, 111], [112, 98, 'nan'], [100, 100, 'singular']] },
   // The blocked design: a panel and an update launch per panel, members done in earlier panels
   // leaving at once, the last panel partial, update tiles past a member's columns.
   { dtype: 'float64', bound: 256, shapes: [[256, 256], [255, 255], [129, 256], [256, 140], [1, 1], [200, 200, 'singular'], [150, 150, 'nan'], [3, 130]] },
@@ -70,11 +84,13 @@ const CASES: readonly Case[] = [
 ];
 
 for (const c of CASES) {
-  test(`vbatched getrf class ${c.bound} (${c.dtype}) run on the host`, { skip, timeout: 900_000 }, () => {
+  const shape = c.register === undefined ? '' : `, register ${c.register.warps}x${c.register.nb}x${c.register.minBlocks}`;
+  test(`vbatched getrf class ${c.bound} (${c.dtype}${shape}) run on the host`, { skip, timeout: 900_000 }, () => {
     const rng = new Rng(300 + c.bound + (c.dtype === 'float32' ? 1 : 0));
     const dir = mkdtempSync(join(tmpdir(), 'myriad-vbgetrf-'));
     try {
-      const p = getrfClassParams(c.dtype, c.bound, tuningFor('sm_90', 'getrf'), SHARED_LIMIT);
+      const p: GetrfVbatchedParams | undefined = c.register === undefined ? getrfClassParams(c.dtype, c.bound, tuningFor('sm_90', 'getrf'), SHARED_LIMIT)
+        : { variant: 'vregister', bound: c.bound, params: { dtype: c.dtype, rows: c.bound, cols: c.bound, kind: 'pointer', ...c.register } };
       assert.ok(p !== undefined, `a design for class ${c.bound}`);
       const count = c.shapes.length;
       let at = 3;
