@@ -351,8 +351,11 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
    * 78 / 79 -> 65 / 92. Rows a trip at 16 (getrf, an earlier form): 1 802 / 835, 2 716 / 772, 3
    * 782 / 830 (V8 spills the accumulators). With the steps unrolled (constant offsets, 45 kB at 16)
    * Crout's order ran slower than right-looking (getrf 16 1130 / 1180), out of the instruction cache.
+   * End to end (bench data, this build against the right-looking one alternating in one process,
+   * median of 15): gesv 6 10-35% faster but getrf 6 2-5% slower (complex128 135 -> 141), 7 even;
+   * so from 7.
    */
-  complexLuWasmPairCrout: Object.freeze({ min: 6, rows: 2 }),
+  complexLuWasmPairCrout: Object.freeze({ min: 7, rows: 2 }),
   /**
    * Complex geqrf and orgqr two matrices at a time (kernels/zgeqrf-interleaved.ts) while max(m, n)
    * is in this range; the complex reference (zgeqr2, zung2r) beside it. Measurement:
