@@ -12,7 +12,7 @@
  * (their common steps interleaved), each with exactly its own arithmetic.
  */
 
-import { EPS, hypot, inLockstep, QL_MAX_ITERATIONS as MAX_ITERATIONS, type LockstepIteration } from './tridiagonal-ql.js';
+import { EPS, inLockstep, QL_MAX_ITERATIONS as MAX_ITERATIONS, type LockstepIteration } from './tridiagonal-ql.js';
 
 /** One matrix's iteration as a resumable state: where it stands and, within a sweep, its registers. */
 export interface ValuesState {
@@ -62,11 +62,12 @@ function nextSweep(st: ValuesState): boolean {
       return false;
     }
     st.iter++;
-    // the shift: the eigenvalue of the leading 2 x 2 block nearer d[l]
-    const rte = Math.sqrt(e[l]!);
-    let sigma = (d[l + 1]! - d[l]!) / (2 * rte);
-    const r = hypot(sigma, 1);
-    sigma = d[l]! - rte / (sigma + (sigma >= 0 ? r : -r));
+    // the shift: the eigenvalue of the leading 2 x 2 block nearer d[l], d[l] - b^2 / (h + sign(h)
+    // sqrt(h^2 + b^2)) with h = (d[l + 1] - d[l]) / 2 and b^2 = e[l] (one square root and one
+    // division, where the form over sqrt(e[l]) takes two and two: it starts each sweep's chain)
+    const h = 0.5 * (d[l + 1]! - d[l]!);
+    const r = Math.sqrt(h * h + e[l]!);
+    const sigma = d[l]! - e[l]! / (h + (h >= 0 ? r : -r));
     st.sigma = sigma;
     st.c = 1;
     st.s = 0;
