@@ -228,9 +228,8 @@ function sweepFunction(p: ZgesvdInterleavedParams, groups: 1 | 2, name: string):
    * division: the start of the chain from the Gram sums to the rotation, which no other work hides).
    */
   const fastTest = (l: Lanes): void => {
-    const { alpha, beta, gr, gi, gamma, rot, t, dp, dq } = l;
-    mul(dp, dq); c.set(t);
-    mul(gr, gr); mul(gi, gi); c.simd(SIMD.f64x2Add); mul(t, t); c.simd(SIMD.f64x2Mul).set(gamma);
+    const { alpha, beta, gr, gi, gamma, rot, dp, dq } = l;
+    mul(gr, gr); mul(gi, gi); c.simd(SIMD.f64x2Add); mul(dp, dq); c.simd(SIMD.f64x2Mul).set(gamma);
     c.get(gamma).f64x2(m * EPS * EPS).get(alpha).simd(SIMD.f64x2Mul).get(beta).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Gt).set(rot);
   };
 
@@ -241,24 +240,22 @@ function sweepFunction(p: ZgesvdInterleavedParams, groups: 1 | 2, name: string):
    * one division from the Gram sums to A and B, where the plain form takes two of each after |g|.
    */
   const fastRotation = (l: Lanes): void => {
-    const { alpha, beta, gr, gi, gamma, rot, conv, t, cs, ar, ai, br, bi, zeta, az, sign, dp, dq } = l;
+    const { alpha, beta, gr, gi, gamma, rot, conv, t, cs, ar, ai, br, bi, zeta, az, dp, dq } = l;
     c.get(conv).get(rot).simd(SIMD.v128AndNot).set(conv);
     c.get(beta).get(alpha).simd(SIMD.f64x2Sub).f64x2(0.5).simd(SIMD.f64x2Mul).set(zeta);
-    c.get(zeta).f64x2(0).simd(SIMD.f64x2Ge).set(t);
-    select(() => c.f64x2(1), () => c.f64x2(-1), t); c.set(sign);
-    // h
-    c.get(sign).get(zeta).simd(SIMD.f64x2Abs); mul(zeta, zeta); c.get(gamma).simd(SIMD.f64x2Add).simd(SIMD.f64x2Sqrt).simd(SIMD.f64x2Add)
-      .simd(SIMD.f64x2Div).set(t);
-    // B = h dp^2 g', A = h dq^2 conj(g')
-    mul(dp, dp); c.get(t).simd(SIMD.f64x2Mul).set(az);
-    select(() => mul(az, gr), () => c.f64x2(0), rot); c.set(br);
-    select(() => mul(az, gi), () => c.f64x2(0), rot); c.set(bi);
-    mul(dq, dq); c.get(t).simd(SIMD.f64x2Mul).set(az);
-    select(() => mul(az, gr), () => c.f64x2(0), rot); c.set(ar);
-    select(() => { mul(az, gi); c.simd(SIMD.f64x2Neg); }, () => c.f64x2(0), rot); c.set(ai);
-    // the diagonal's change t |g| = h |g|^2; c = 1 / sqrt(1 + t^2)
+    // h: 1 / (|e| + sqrt(e^2 + |g|^2)) with e's sign (e = +0 gives +1, as the reference's zeta >= 0)
+    c.f64x2(1).get(zeta).simd(SIMD.f64x2Abs); mul(zeta, zeta); c.get(gamma).simd(SIMD.f64x2Add).simd(SIMD.f64x2Sqrt).simd(SIMD.f64x2Add)
+      .simd(SIMD.f64x2Div).get(zeta).f64x2(-0).simd(SIMD.v128And).simd(SIMD.v128Or).set(t);
+    // B = h dp^2 g', A = h dq^2 conj(g'); zero where the lane does not rotate (rot's bits)
+    c.get(t).get(dp).simd(SIMD.f64x2Mul).get(rot).simd(SIMD.v128And).set(az);
+    mul(az, gr); c.set(br);
+    mul(az, gi); c.set(bi);
+    c.get(t).get(dq).simd(SIMD.f64x2Mul).get(rot).simd(SIMD.v128And).set(az);
+    mul(az, gr); c.set(ar);
+    mul(az, gi); c.simd(SIMD.f64x2Neg).set(ai);
+    // the diagonal's change t |g| = h |g|^2; the squared scales times c^2 = 1 / (1 + t^2)
     mul(t, gamma); c.set(zeta);
-    c.f64x2(1).f64x2(1); mul(t, zeta); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sqrt).simd(SIMD.f64x2Div).set(cs);
+    c.f64x2(1).f64x2(1); mul(t, zeta); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Div).set(cs);
     select(() => mul(cs, dp), () => c.get(dp), rot); c.set(dp);
     select(() => mul(cs, dq), () => c.get(dq), rot); c.set(dq);
   };
@@ -310,9 +307,9 @@ function sweepFunction(p: ZgesvdInterleavedParams, groups: 1 | 2, name: string):
     c.get(alpha).f64x2(NORM_REFRESH).simd(SIMD.f64x2Mul).get(xr).simd(SIMD.f64x2Gt);
     c.get(beta).f64x2(NORM_REFRESH).simd(SIMD.f64x2Mul).get(xi).simd(SIMD.f64x2Gt).simd(SIMD.v128Or);
     c.simd(SIMD.v128AnyTrue).if_(() => {
-      columnNorm(pp, g); mul(dp, dp); c.simd(SIMD.f64x2Mul).set(t);
+      columnNorm(pp, g); c.get(dp).simd(SIMD.f64x2Mul).set(t);
       store(np, g * groupBytes, () => c.get(t));
-      columnNorm(qp, g); mul(dq, dq); c.simd(SIMD.f64x2Mul).set(t);
+      columnNorm(qp, g); c.get(dq).simd(SIMD.f64x2Mul).set(t);
       store(nq, g * groupBytes, () => c.get(t));
     });
   };
@@ -331,6 +328,7 @@ function sweepFunction(p: ZgesvdInterleavedParams, groups: 1 | 2, name: string):
         const { dp, alpha } = L[g]!;
         load(np, g * groupBytes + DOFF); c.set(dp);
         c.get(dp).f64x2(1).simd(SIMD.f64x2Ne).simd(SIMD.v128AnyTrue).if_(() => {
+          c.get(dp).simd(SIMD.f64x2Sqrt).set(dp);
           scaleColumn(pp, m, g, dp);
           if (vectors) scaleColumn(vp, n, g, dp);
           store(np, g * groupBytes + DOFF, () => c.f64x2(1));
@@ -374,17 +372,22 @@ function sweepFunction(p: ZgesvdInterleavedParams, groups: 1 | 2, name: string):
     }
     c.simd(SIMD.i64x2AllTrue).set(squared);
     c.get(squared).if_(() => { for (const l of L) fastTest(l); }, () => {
-      for (let g = 0; g < groups; g++) { test(S[g]!); fastTest(L[g]!); merge(g, ['rot']); }
+      for (let g = 0; g < groups; g++) {
+        c.get(L[g]!.dp).simd(SIMD.f64x2Sqrt).set(S[g]!.dp);
+        c.get(L[g]!.dq).simd(SIMD.f64x2Sqrt).set(S[g]!.dq);
+        test(S[g]!); fastTest(L[g]!); merge(g, ['rot']);
+      }
     });
     c.get(L[0]!.rot);
     for (let g = 1; g < groups; g++) c.get(L[g]!.rot).simd(SIMD.v128Or);
     c.simd(SIMD.v128AnyTrue).if_(() => {
       c.get(squared).if_(() => { for (const l of L) fastRotation(l); }, () => {
         for (let g = 0; g < groups; g++) {
-          c.get(L[g]!.rot).set(S[g]!.rot);
-          c.get(L[g]!.dp).set(S[g]!.dp);
-          c.get(L[g]!.dq).set(S[g]!.dq);
-          rotation(S[g]!);
+          const sl = S[g]!;
+          c.get(L[g]!.rot).set(sl.rot);
+          rotation(sl);
+          mul(sl.dp, sl.dp); c.set(sl.dp);
+          mul(sl.dq, sl.dq); c.set(sl.dq);
           fastRotation(L[g]!);
           merge(g, ['ar', 'ai', 'br', 'bi', 'zeta', 'dp', 'dq']);
         }
