@@ -99,25 +99,30 @@ export function zgesvdWasm(r: GesvdReq, m: number, n: number, p0: number, count:
 function copyIn(A: View, t: number, tall: boolean, g: Float64Array, to: number, big: number): number {
   const { data, ld, rows, cols } = A;
   const from = A.offset + t * A.stride;
+  if (tall) {
+    // the columns by native copies (complex64 widened in them), then the largest part read back
+    // from G: a running maximum with no chain through Math.max (a NaN is flagged on the side, an
+    // infinity is above MAX_VALUE: one test at the end)
+    if (ld === rows) g.set(data.subarray(2 * from, 2 * (from + cols * ld)), to);
+    else for (let j = 0; j < cols; j++) g.set(data.subarray(2 * (from + j * ld), 2 * (from + j * ld + rows)), to + 2 * j * big);
+    let amax = 0, nan = false;
+    for (let x = to; x < to + 2 * rows * cols; x++) {
+      const a = Math.abs(g[x]!);
+      if (a > amax) amax = a;
+      else if (a !== a) nan = true;
+    }
+    return !nan && amax <= Number.MAX_VALUE ? amax : NaN;
+  }
   // Math.max keeps a NaN, and an infinity is above MAX_VALUE: one test at the end
   let amax = 0;
   for (let j = 0; j < cols; j++) {
     const s0 = 2 * (from + j * ld);
-    if (tall) {
-      const d0 = to + 2 * j * big;
-      for (let x = 0; x < 2 * rows; x++) {
-        const v = data[s0 + x]!;
-        g[d0 + x] = v;
-        amax = Math.max(amax, Math.abs(v));
-      }
-    } else {
-      for (let i = 0; i < rows; i++) {
-        const re = data[s0 + 2 * i]!, im = data[s0 + 2 * i + 1]!;
-        const d = to + 2 * (j + i * big);
-        g[d] = re;
-        g[d + 1] = -im;
-        amax = Math.max(amax, Math.abs(re), Math.abs(im));
-      }
+    for (let i = 0; i < rows; i++) {
+      const re = data[s0 + 2 * i]!, im = data[s0 + 2 * i + 1]!;
+      const d = to + 2 * (j + i * big);
+      g[d] = re;
+      g[d + 1] = -im;
+      amax = Math.max(amax, Math.abs(re), Math.abs(im));
     }
   }
   return amax <= Number.MAX_VALUE ? amax : NaN;
@@ -129,51 +134,66 @@ function copyIn(A: View, t: number, tall: boolean, g: Float64Array, to: number, 
  */
 function finish(t: number, tall: boolean, big: number, k: number, g: Float64Array, gOff: number, vOff: number,
   scale: number, S: View, U: View | undefined, VT: View | undefined): boolean {
-  for (let j = 0; j < k; j++) {
+  // each column's sum in the reference's order, four columns' sums side by side (four independent chains)
+  let j = 0;
+  for (; j + 4 <= k; j += 4) {
+    let n0 = 0, n1 = 0, n2 = 0, n3 = 0;
+    const x0 = gOff + 2 * j * big, len = 2 * big;
+    for (let x = x0; x < x0 + len; x++) {
+      const a = g[x]!, b = g[x + len]!, c = g[x + 2 * len]!, d = g[x + 3 * len]!;
+      n0 += a * a; n1 += b * b; n2 += c * c; n3 += d * d;
+    }
+    values[j] = Math.sqrt(n0); values[j + 1] = Math.sqrt(n1); values[j + 2] = Math.sqrt(n2); values[j + 3] = Math.sqrt(n3);
+  }
+  for (; j < k; j++) {
     let nrm = 0;
     for (let x = gOff + 2 * j * big; x < gOff + 2 * (j + 1) * big; x++) nrm += g[x]! * g[x]!;
     values[j] = Math.sqrt(nrm);
-    order[j] = j;
   }
+  for (let q = 0; q < k; q++) order[q] = q;
   // lapack/jacobi.ts sortWithColumns, descending, its swaps on `order`
-  for (let j = 0; j < k - 1; j++) {
-    let best = j;
-    for (let q = j + 1; q < k; q++) if (values[q]! > values[best]!) best = q;
-    if (best === j) continue;
-    const d = values[j]!; values[j] = values[best]!; values[best] = d;
-    const o = order[j]!; order[j] = order[best]!; order[best] = o;
+  for (let i = 0; i < k - 1; i++) {
+    let best = i;
+    for (let q = i + 1; q < k; q++) if (values[q]! > values[best]!) best = q;
+    if (best === i) continue;
+    const d = values[i]!; values[i] = values[best]!; values[best] = d;
+    const o = order[i]!; order[i] = order[best]!; order[best] = o;
   }
   if (k > 0 && values[k - 1] === 0) return false;
-  const s0 = S.offset + t * S.stride;
-  for (let j = 0; j < k; j++) S.data[s0 + j] = values[j]! / scale;
+  const sd = S.data, s0 = S.offset + t * S.stride;
+  for (let q = 0; q < k; q++) sd[s0 + q] = values[q]! / scale;
   const m = tall ? big : k, n = tall ? k : big;
   // Tall: U = G (normalised columns: times the reciprocal), VT = V^H. Wide: U = V, VT = G^H (normalised).
+  // (The views' fields in locals: TurboFan reloaded them at every store of the loops.)
   if (U) {
-    const u0 = U.offset + t * U.stride;
-    for (let j = 0; j < k; j++) {
-      const d0 = 2 * (u0 + j * U.ld);
+    const ud = U.data, uld = U.ld, u0 = U.offset + t * U.stride;
+    for (let q = 0; q < k; q++) {
+      const d0 = 2 * (u0 + q * uld);
       if (tall) {
-        const x0 = gOff + 2 * order[j]! * big, inv = 1 / values[j]!;
-        for (let i = 0; i < 2 * m; i++) U.data[d0 + i] = g[x0 + i]! * inv;
+        const x0 = gOff + 2 * order[q]! * big, inv = 1 / values[q]!;
+        for (let i = 0; i < 2 * m; i++) ud[d0 + i] = g[x0 + i]! * inv;
       } else {
-        const x0 = vOff + 2 * order[j]! * k;
-        for (let i = 0; i < 2 * m; i++) U.data[d0 + i] = g[x0 + i]!;
+        const x0 = vOff + 2 * order[q]! * k;
+        for (let i = 0; i < 2 * m; i++) ud[d0 + i] = g[x0 + i]!;
       }
     }
   }
   if (VT) {
-    const w0 = VT.offset + t * VT.stride;
+    const wd = VT.data, wld = VT.ld, w0 = VT.offset + t * VT.stride;
     for (let q = 0; q < k; q++) {
       // row q of VT: conj of column order[q] of V (tall) or of normalised G (wide)
       const x0 = tall ? vOff + 2 * order[q]! * k : gOff + 2 * order[q]! * big, inv = tall ? 1 : 1 / values[q]!;
-      for (let j = 0; j < n; j++) {
-        const d = 2 * (w0 + q + j * VT.ld);
-        if (tall) {
-          VT.data[d] = g[x0 + 2 * j]!;
-          VT.data[d + 1] = -g[x0 + 2 * j + 1]!;
-        } else {
-          VT.data[d] = g[x0 + 2 * j]! * inv;
-          VT.data[d + 1] = -(g[x0 + 2 * j + 1]! * inv);
+      if (tall) {
+        for (let c = 0; c < n; c++) {
+          const d = 2 * (w0 + q + c * wld);
+          wd[d] = g[x0 + 2 * c]!;
+          wd[d + 1] = -g[x0 + 2 * c + 1]!;
+        }
+      } else {
+        for (let c = 0; c < n; c++) {
+          const d = 2 * (w0 + q + c * wld);
+          wd[d] = g[x0 + 2 * c]! * inv;
+          wd[d + 1] = -(g[x0 + 2 * c + 1]! * inv);
         }
       }
     }
