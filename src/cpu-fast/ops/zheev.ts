@@ -195,37 +195,43 @@ function heevRun(r: HeevReq, n: number, p0: number, count: number, defer: (p: nu
 function prepare(data: FloatArray, off: number, ld: number, n: number, upper: boolean, slot: Slot): number {
   const a = slot.a;
   const lda = 2 * n;
+  // the largest part by a running maximum with no chain through an add or Math.max (a NaN flagged
+  // on the side, an infinity above MAX_VALUE: one test at the end)
   let amax = 0;
-  let bad = 0;
+  let nan = false;
   for (let j = 0; j < n; j++) {
     const col = 2 * (off + j * ld);
     const dr = data[col + 2 * j]!;
     a[j * lda + 2 * j] = dr;
     a[j * lda + 2 * j + 1] = 0;
-    bad += dr - dr;
     const ad = Math.abs(dr);
     if (ad > amax) amax = ad;
+    else if (ad !== ad) nan = true;
     if (upper) {
       for (let i = 0; i < j; i++) {
         const re = data[col + 2 * i]!, im = data[col + 2 * i + 1]!;
         a[i * lda + 2 * j] = re;
         a[i * lda + 2 * j + 1] = -im;
-        bad += re - re + (im - im);
-        const m = Math.max(Math.abs(re), Math.abs(im));
-        if (m > amax) amax = m;
+        const ar = Math.abs(re), ai = Math.abs(im);
+        if (ar > amax) amax = ar;
+        else if (ar !== ar) nan = true;
+        if (ai > amax) amax = ai;
+        else if (ai !== ai) nan = true;
       }
     } else {
       for (let i = j + 1; i < n; i++) {
         const re = data[col + 2 * i]!, im = data[col + 2 * i + 1]!;
         a[j * lda + 2 * i] = re;
         a[j * lda + 2 * i + 1] = im;
-        bad += re - re + (im - im);
-        const m = Math.max(Math.abs(re), Math.abs(im));
-        if (m > amax) amax = m;
+        const ar = Math.abs(re), ai = Math.abs(im);
+        if (ar > amax) amax = ar;
+        else if (ar !== ar) nan = true;
+        if (ai > amax) amax = ai;
+        else if (ai !== ai) nan = true;
       }
     }
   }
-  if (bad !== 0) return n + 2;
+  if (nan || amax > Number.MAX_VALUE) return n + 2;
   let scale = 1;
   if (amax !== 0 && (amax < SCALE_BELOW || amax > SCALE_ABOVE)) {
     scale = 2 ** -Math.round(Math.log2(amax));
