@@ -107,75 +107,31 @@ export const zgesvdInterleavedScratch = (p: ZgesvdInterleavedParams): number => 
  */
 export function generateZgesvdInterleaved(p: ZgesvdInterleavedParams): Uint8Array<ArrayBuffer> {
   if (!(p.n >= 1 && p.m >= p.n)) throw new Error(`zgesvd-interleaved: needs m >= n >= 1, got ${p.m} x ${p.n}`);
-  return encodeModule([mainFunction(p), sweepFunction(p, 2, 'quad'), sweepFunction(p, 1, 'pair')]);
+  return encodeModule([mainFunction(p), sweepFunction(p, 2, 'quad'), sweepFunction(p, 1, 'pair'), mixedFunction(p)]);
 }
-const QUAD = 1;
+const QUAD = 1, MIXED = 3;
 
 /** The batch loop over quads: quad(g, g + G, g + 2G, g + 3G, v, ..., scratch) stored at ok, one int32 a quad. */
 function mainFunction(p: ZgesvdInterleavedParams): FunctionDef {
   return pairBatchFunction('zgesvd4', p.m * p.n * PAIR_E, p.vectors ? p.n * p.n * PAIR_E : 0, QUAD, 4);
 }
 
-/** The sweeps of `groups` pairs side by side: (g..., v..., scratch) -> bits. */
-function sweepFunction(p: ZgesvdInterleavedParams, groups: 1 | 2, name: string): FunctionDef {
-  const { m, n, vectors } = p;
-  const count = 2 * groups;
-  const params: ValType[] = Array.from({ length: 2 * count + 1 }, () => 'i32');
-  const c = new Code(params);
-  const Gs = Array.from({ length: count }, (_, q) => q), Vs = Array.from({ length: count }, (_, q) => count + q), SCR = 2 * count;
-  const { load, store, loop, select, copyPair } = pairEmitters(c);
-  const v = (): number => c.local('v128');
-  const i32 = (): number => c.local('i32');
-  const pp = i32(), qp = i32(), rp = i32(), rq = i32(), np = i32(), nq = i32(), nBase = i32(), vp = i32(), vq = i32(), pLeft = i32(), qLeft = i32(), sweeps = i32(), base = i32(), vBase = i32(), squared = i32();
-  /** Each pair's own values; the pointers are shared, a pair's data `groupBytes` after the last one's. */
-  const L = Array.from({ length: groups }, () => ({
-    alpha: v(), beta: v(), gr: v(), gi: v(), gamma: v(), rot: v(), conv: v(),
-    t: v(), cs: v(), ar: v(), ai: v(), br: v(), bi: v(), zeta: v(), az: v(), sign: v(), dp: v(), dq: v(), gs: v(), squares: v(),
-  }));
-  type Lanes = typeof L[number];
-  /**
-   * Where some lanes' squared norms lie outside the squared forms' range: a second set of each
-   * pair's results, the scaled hypot's (its inputs L's, its conv a dummy: the merged rot updates L's).
-   */
-  const dummy = v();
-  const S = L.map((l) => ({
-    ...l, gamma: v(), rot: v(), conv: dummy, t: v(), cs: v(), ar: v(), ai: v(), br: v(), bi: v(), zeta: v(), az: v(), sign: v(), dp: v(), dq: v(), gs: v(),
-  }));
-  /** L's k := L's k where its squares are in range, else S's. */
-  const merge = (g: number, keys: readonly (keyof Lanes)[]): void => {
-    const l = L[g]!, sl = S[g]!;
-    for (const k of keys) { select(() => c.get(l[k]), () => c.get(sl[k]), l.squares); c.set(l[k]); }
-  };
-  const xr = v(), xi = v(), yr = v(), yi = v();
+/** One pair's values in a function's v128 locals (or parameters). */
+interface Lanes {
+  readonly alpha: number; readonly beta: number; readonly gr: number; readonly gi: number; readonly gamma: number; readonly rot: number;
+  readonly conv: number; readonly t: number; readonly cs: number; readonly ar: number; readonly ai: number; readonly br: number;
+  readonly bi: number; readonly zeta: number; readonly az: number; readonly sign: number; readonly dp: number; readonly dq: number;
+  readonly gs: number; readonly squares: number;
+}
+
+/**
+ * A pair's test and rotation parameters, emitted on c for G's m rows: the reference's forms (test,
+ * rotation: dp, dq the plain scales) and the squared ones (fastTest, fastRotation: dp, dq the
+ * squared scales). Each reads and writes only the given Lanes' locals.
+ */
+function rotationEmitters(c: Code, m: number) {
   const mul = (a: number, b: number): void => { c.get(a).get(b).simd(SIMD.f64x2Mul); };
-  // the norms at nOffset, the scales DOFF after them
-  const groupBytes = groupScratch(p), vOffset = m * n * PAIR_SLOT, nOffset = groupBytes - 2 * n * 16, DOFF = n * 16;
-  const colG = m * PAIR_SLOT, colV = n * PAIR_SLOT;
-
-  /** [x y] := [x - A y, y + B x] over `rows` split elements from pointers px, py, for every pair (the scaled rotation). */
-  const rotate = (px0: number, py0: number, rows: number): void => {
-    const trips = Math.floor(rows / ROT_ROWS);
-    if (trips > 0) loop(trips, [[rp, () => c.get(px0), ROT_ROWS * PAIR_SLOT], [rq, () => c.get(py0), ROT_ROWS * PAIR_SLOT]], () => {
-      for (let i = 0; i < ROT_ROWS; i++) rotateRow(rp, rq, i);
-    });
-    else { c.get(px0).set(rp); c.get(py0).set(rq); }
-    for (let i = 0; i < rows % ROT_ROWS; i++) rotateRow(rp, rq, i);
-  };
-  const rotateRow = (px: number, py: number, i: number): void => {
-    for (let g = 0; g < groups; g++) {
-      const { ar, ai, br, bi } = L[g]!;
-      const o = i * PAIR_SLOT + g * groupBytes;
-      load(px, o); c.set(xr);
-      load(px, o + 16); c.set(xi);
-      load(py, o); c.set(yr);
-      load(py, o + 16); c.set(yi);
-      store(px, o, () => { c.get(xr); mul(ar, yr); mul(ai, yi); c.simd(SIMD.f64x2Sub).simd(SIMD.f64x2Sub); });
-      store(px, o + 16, () => { c.get(xi); mul(ar, yi); mul(ai, yr); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sub); });
-      store(py, o, () => { c.get(yr); mul(br, xr); mul(bi, xi); c.simd(SIMD.f64x2Sub).simd(SIMD.f64x2Add); });
-      store(py, o + 16, () => { c.get(yi); mul(br, xi); mul(bi, xr); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Add); });
-    }
-  };
-
+  const select = (a: () => void, b: () => void, mask: number): void => { a(); b(); c.get(mask).simd(SIMD.v128Bitselect); };
   /**
    * The rotation of pair g's lanes, scaled: with columns x = dp x', y = dq y' (x', y' stored), the
    * rotation x := c (x - t conj(e) y), y := c (y + t e x) is x' := x' - A y', y' := y' + B x' with
@@ -267,6 +223,95 @@ function sweepFunction(p: ZgesvdInterleavedParams, groups: 1 | 2, name: string):
     c.f64x2(1).f64x2(1); mul(t, zeta); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Div).set(cs);
     select(() => mul(cs, dp), () => c.get(dp), rot); c.set(dp);
     select(() => mul(cs, dq), () => c.get(dq), rot); c.set(dq);
+  };
+
+  return { rotation, test, fastTest, fastRotation };
+}
+
+/**
+ * Exported `mixed(alpha, beta, gr, gi, dp, dq, squares) -> (rot, ar, ai, br, bi, zeta, dp, dq)`
+ * (v128 each; dp, dq the squared scales): one pair's test and rotation where some lane's squared
+ * norms lie outside [SQUARES_MIN, SQUARES_MAX] (`squares` clear there): both forms, each lane keeping
+ * its own (a lane's results never depend on the other's). A function of its own, rarely called: its
+ * locals stay out of the sweeps' register allocation.
+ */
+function mixedFunction(p: ZgesvdInterleavedParams): FunctionDef {
+  const params: ValType[] = Array.from({ length: 7 }, () => 'v128');
+  const c = new Code(params);
+  const v = (): number => c.local('v128');
+  const { rotation, test, fastTest, fastRotation } = rotationEmitters(c, p.m);
+  const l: Lanes = {
+    alpha: 0, beta: 1, gr: 2, gi: 3, dp: 4, dq: 5, squares: 6,
+    gamma: v(), rot: v(), conv: v(), t: v(), cs: v(), ar: v(), ai: v(), br: v(), bi: v(), zeta: v(), az: v(), sign: v(), gs: v(),
+  };
+  const sl: Lanes = {
+    ...l, gamma: v(), rot: v(), conv: v(), t: v(), cs: v(), ar: v(), ai: v(), br: v(), bi: v(), zeta: v(), az: v(), sign: v(), dp: v(), dq: v(), gs: v(),
+  };
+  /** l's k := l's k where its squares are in range, else sl's. */
+  const merge = (keys: readonly (keyof Lanes)[]): void => {
+    for (const k of keys) { c.get(l[k]).get(sl[k]).get(l.squares).simd(SIMD.v128Bitselect).set(l[k]); }
+  };
+  c.get(l.dp).simd(SIMD.f64x2Sqrt).set(sl.dp);
+  c.get(l.dq).simd(SIMD.f64x2Sqrt).set(sl.dq);
+  test(sl);
+  fastTest(l);
+  merge(['rot']);
+  c.get(l.rot).set(sl.rot);
+  rotation(sl);
+  c.get(sl.dp).get(sl.dp).simd(SIMD.f64x2Mul).set(sl.dp);
+  c.get(sl.dq).get(sl.dq).simd(SIMD.f64x2Mul).set(sl.dq);
+  fastRotation(l);
+  merge(['ar', 'ai', 'br', 'bi', 'zeta', 'dp', 'dq']);
+  for (const k of MIXED_RESULTS) c.get(l[k]);
+  return { name: 'mixed', params, results: MIXED_RESULTS.map(() => 'v128'), code: c };
+}
+const MIXED_RESULTS = ['rot', 'ar', 'ai', 'br', 'bi', 'zeta', 'dp', 'dq'] as const;
+
+/** The sweeps of `groups` pairs side by side: (g..., v..., scratch) -> bits. */
+function sweepFunction(p: ZgesvdInterleavedParams, groups: 1 | 2, name: string): FunctionDef {
+  const { m, n, vectors } = p;
+  const count = 2 * groups;
+  const params: ValType[] = Array.from({ length: 2 * count + 1 }, () => 'i32');
+  const c = new Code(params);
+  const Gs = Array.from({ length: count }, (_, q) => q), Vs = Array.from({ length: count }, (_, q) => count + q), SCR = 2 * count;
+  const { load, store, loop, select, copyPair } = pairEmitters(c);
+  const v = (): number => c.local('v128');
+  const i32 = (): number => c.local('i32');
+  const pp = i32(), qp = i32(), rp = i32(), rq = i32(), np = i32(), nq = i32(), nBase = i32(), vp = i32(), vq = i32(), pLeft = i32(), qLeft = i32(), sweeps = i32(), base = i32(), vBase = i32(), squared = i32();
+  /** Each pair's own values; the pointers are shared, a pair's data `groupBytes` after the last one's. */
+  const L: Lanes[] = Array.from({ length: groups }, () => ({
+    alpha: v(), beta: v(), gr: v(), gi: v(), gamma: v(), rot: v(), conv: v(),
+    t: v(), cs: v(), ar: v(), ai: v(), br: v(), bi: v(), zeta: v(), az: v(), sign: v(), dp: v(), dq: v(), gs: v(), squares: v(),
+  }));
+  const { fastTest, fastRotation } = rotationEmitters(c, m);
+  const xr = v(), xi = v(), yr = v(), yi = v();
+  const mul = (a: number, b: number): void => { c.get(a).get(b).simd(SIMD.f64x2Mul); };
+  // the norms at nOffset, the scales DOFF after them
+  const groupBytes = groupScratch(p), vOffset = m * n * PAIR_SLOT, nOffset = groupBytes - 2 * n * 16, DOFF = n * 16;
+  const colG = m * PAIR_SLOT, colV = n * PAIR_SLOT;
+
+  /** [x y] := [x - A y, y + B x] over `rows` split elements from pointers px, py, for every pair (the scaled rotation). */
+  const rotate = (px0: number, py0: number, rows: number): void => {
+    const trips = Math.floor(rows / ROT_ROWS);
+    if (trips > 0) loop(trips, [[rp, () => c.get(px0), ROT_ROWS * PAIR_SLOT], [rq, () => c.get(py0), ROT_ROWS * PAIR_SLOT]], () => {
+      for (let i = 0; i < ROT_ROWS; i++) rotateRow(rp, rq, i);
+    });
+    else { c.get(px0).set(rp); c.get(py0).set(rq); }
+    for (let i = 0; i < rows % ROT_ROWS; i++) rotateRow(rp, rq, i);
+  };
+  const rotateRow = (px: number, py: number, i: number): void => {
+    for (let g = 0; g < groups; g++) {
+      const { ar, ai, br, bi } = L[g]!;
+      const o = i * PAIR_SLOT + g * groupBytes;
+      load(px, o); c.set(xr);
+      load(px, o + 16); c.set(xi);
+      load(py, o); c.set(yr);
+      load(py, o + 16); c.set(yi);
+      store(px, o, () => { c.get(xr); mul(ar, yr); mul(ai, yi); c.simd(SIMD.f64x2Sub).simd(SIMD.f64x2Sub); });
+      store(px, o + 16, () => { c.get(xi); mul(ar, yi); mul(ai, yr); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sub); });
+      store(py, o, () => { c.get(yr); mul(br, xr); mul(bi, xi); c.simd(SIMD.f64x2Sub).simd(SIMD.f64x2Add); });
+      store(py, o + 16, () => { c.get(yi); mul(br, xi); mul(bi, xr); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Add); });
+    }
   };
 
   /** Row i (from pointers px, py) of pair g into its Gram sums. */
@@ -390,26 +435,16 @@ function sweepFunction(p: ZgesvdInterleavedParams, groups: 1 | 2, name: string):
     }
     c.simd(SIMD.i64x2AllTrue).set(squared);
     c.get(squared).if_(() => { for (const l of L) fastTest(l); }, () => {
-      for (let g = 0; g < groups; g++) {
-        c.get(L[g]!.dp).simd(SIMD.f64x2Sqrt).set(S[g]!.dp);
-        c.get(L[g]!.dq).simd(SIMD.f64x2Sqrt).set(S[g]!.dq);
-        test(S[g]!); fastTest(L[g]!); merge(g, ['rot']);
+      for (const l of L) {
+        c.get(l.alpha).get(l.beta).get(l.gr).get(l.gi).get(l.dp).get(l.dq).get(l.squares).op(OP.call, MIXED);
+        for (const k of [...MIXED_RESULTS].reverse()) c.set(l[k]);
+        c.get(l.conv).get(l.rot).simd(SIMD.v128AndNot).set(l.conv);
       }
     });
     c.get(L[0]!.rot);
     for (let g = 1; g < groups; g++) c.get(L[g]!.rot).simd(SIMD.v128Or);
     c.simd(SIMD.v128AnyTrue).if_(() => {
-      c.get(squared).if_(() => { for (const l of L) fastRotation(l); }, () => {
-        for (let g = 0; g < groups; g++) {
-          const sl = S[g]!;
-          c.get(L[g]!.rot).set(sl.rot);
-          rotation(sl);
-          mul(sl.dp, sl.dp); c.set(sl.dp);
-          mul(sl.dq, sl.dq); c.set(sl.dq);
-          fastRotation(L[g]!);
-          merge(g, ['ar', 'ai', 'br', 'bi', 'zeta', 'dp', 'dq']);
-        }
-      });
+      c.get(squared).if_(() => { for (const l of L) fastRotation(l); });
       rotate(pp, qp, m);
       if (vectors) rotate(vp, vq, n);
       for (let g = 0; g < groups; g++) updateNorms(g);
