@@ -32,6 +32,7 @@ type View = MatrixView<FloatArray> & { stride: number };
 /** The singular values of one matrix and their order (the reference's sort replayed). */
 const values = new Float64Array(ZGESVD_INTERLEAVED_MAX_COLUMNS);
 const order = new Int32Array(ZGESVD_INTERLEAVED_MAX_COLUMNS);
+const unsorted = new Float64Array(ZGESVD_INTERLEAVED_MAX_COLUMNS);
 
 /** `count` matrices of A (m x n) from p0 (one strided run, or one matrix of a list). */
 export function zgesvdWasm(r: GesvdReq, m: number, n: number, p0: number, count: number, defer: (p: number) => void): void {
@@ -150,14 +151,30 @@ function finish(t: number, tall: boolean, big: number, k: number, g: Float64Arra
     for (let x = gOff + 2 * j * big; x < gOff + 2 * (j + 1) * big; x++) nrm += g[x]! * g[x]!;
     values[j] = Math.sqrt(nrm);
   }
+  // descending, `order` the permutation: by insertion (the selection's maximum search mispredicts),
+  // which for distinct values gives the permutation the reference's selection sort gives; where two
+  // are equal, that sort itself (lapack/jacobi.ts sortWithColumns, its swaps on `order`)
+  unsorted.set(values.subarray(0, k));
   for (let q = 0; q < k; q++) order[q] = q;
-  // lapack/jacobi.ts sortWithColumns, descending, its swaps on `order`
-  for (let i = 0; i < k - 1; i++) {
-    let best = i;
-    for (let q = i + 1; q < k; q++) if (values[q]! > values[best]!) best = q;
-    if (best === i) continue;
-    const d = values[i]!; values[i] = values[best]!; values[best] = d;
-    const o = order[i]!; order[i] = order[best]!; order[best] = o;
+  let tie = false;
+  for (let q = 1; q < k; q++) {
+    const v = values[q]!;
+    let i = q - 1;
+    for (; i >= 0 && values[i]! < v; i--) { values[i + 1] = values[i]!; order[i + 1] = order[i]!; }
+    values[i + 1] = v;
+    order[i + 1] = q;
+    if (i >= 0 && values[i] === v) tie = true;
+  }
+  if (tie) {
+    values.set(unsorted.subarray(0, k));
+    for (let q = 0; q < k; q++) order[q] = q;
+    for (let i = 0; i < k - 1; i++) {
+      let best = i;
+      for (let q = i + 1; q < k; q++) if (values[q]! > values[best]!) best = q;
+      if (best === i) continue;
+      const d = values[i]!; values[i] = values[best]!; values[best] = d;
+      const o = order[i]!; order[i] = order[best]!; order[best] = o;
+    }
   }
   if (k > 0 && values[k - 1] === 0) return false;
   const sd = S.data, s0 = S.offset + t * S.stride;
