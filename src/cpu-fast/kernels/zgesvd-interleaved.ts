@@ -291,16 +291,16 @@ function sweepFunction(p: ZgesvdInterleavedParams, groups: 1 | 2, name: string):
   const colG = m * PAIR_SLOT, colV = n * PAIR_SLOT;
 
   /** [x y] := [x - A y, y + B x] over `rows` split elements from pointers px, py, for every pair (the scaled rotation). */
-  const rotate = (px0: number, py0: number, rows: number): void => {
+  const rotate = (px0: number, py0: number, rows: number, gs: readonly number[]): void => {
     const trips = Math.floor(rows / ROT_ROWS);
     if (trips > 0) loop(trips, [[rp, () => c.get(px0), ROT_ROWS * PAIR_SLOT], [rq, () => c.get(py0), ROT_ROWS * PAIR_SLOT]], () => {
-      for (let i = 0; i < ROT_ROWS; i++) rotateRow(rp, rq, i);
+      for (let i = 0; i < ROT_ROWS; i++) rotateRow(rp, rq, i, gs);
     });
     else { c.get(px0).set(rp); c.get(py0).set(rq); }
-    for (let i = 0; i < rows % ROT_ROWS; i++) rotateRow(rp, rq, i);
+    for (let i = 0; i < rows % ROT_ROWS; i++) rotateRow(rp, rq, i, gs);
   };
-  const rotateRow = (px: number, py: number, i: number): void => {
-    for (let g = 0; g < groups; g++) {
+  const rotateRow = (px: number, py: number, i: number, gs: readonly number[]): void => {
+    for (const g of gs) {
       const { ar, ai, br, bi } = L[g]!;
       const o = i * PAIR_SLOT + g * groupBytes;
       load(px, o); c.set(xr);
@@ -445,8 +445,14 @@ function sweepFunction(p: ZgesvdInterleavedParams, groups: 1 | 2, name: string):
     for (let g = 1; g < groups; g++) c.get(L[g]!.rot).simd(SIMD.v128Or);
     c.simd(SIMD.v128AnyTrue).if_(() => {
       c.get(squared).if_(() => { for (const l of L) fastRotation(l); });
-      rotate(pp, qp, m);
-      if (vectors) rotate(vp, vq, n);
+      // G's and V's rows, of both pairs where both rotate, else of the one that does (late sweeps)
+      const rotateAll = (gs: readonly number[]): void => { rotate(pp, qp, m, gs); if (vectors) rotate(vp, vq, n, gs); };
+      if (groups === 1) rotateAll([0]);
+      else {
+        c.get(L[0]!.rot).simd(SIMD.v128AnyTrue).get(L[1]!.rot).simd(SIMD.v128AnyTrue).op(OP.i32And).if_(() => rotateAll([0, 1]), () => {
+          c.get(L[0]!.rot).simd(SIMD.v128AnyTrue).if_(() => rotateAll([0]), () => rotateAll([1]));
+        });
+      }
       for (let g = 0; g < groups; g++) updateNorms(g);
     });
   };
