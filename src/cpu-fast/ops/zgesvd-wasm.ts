@@ -33,6 +33,8 @@ type View = MatrixView<FloatArray> & { stride: number };
 const values = new Float64Array(ZGESVD_INTERLEAVED_MAX_COLUMNS);
 const order = new Int32Array(ZGESVD_INTERLEAVED_MAX_COLUMNS);
 const unsorted = new Float64Array(ZGESVD_INTERLEAVED_MAX_COLUMNS);
+/** Values of a column (or a matrix) from which copyIn copies natively. */
+const NATIVE_COPY_MIN = 64;
 
 /** `count` matrices of A (m x n) from p0 (one strided run, or one matrix of a list). */
 export function zgesvdWasm(r: GesvdReq, m: number, n: number, p0: number, count: number, defer: (p: number) => void): void {
@@ -104,8 +106,15 @@ function copyIn(A: View, t: number, tall: boolean, g: Float64Array, to: number, 
     // the columns by native copies (complex64 widened in them), then the largest part read back
     // from G: a running maximum with no chain through Math.max (a NaN is flagged on the side, an
     // infinity is above MAX_VALUE: one test at the end)
-    if (ld === rows) g.set(data.subarray(2 * from, 2 * (from + cols * ld)), to);
-    else for (let j = 0; j < cols; j++) g.set(data.subarray(2 * (from + j * ld), 2 * (from + j * ld + rows)), to + 2 * j * big);
+    // (a native copy costs a view's allocation: element by element below NATIVE_COPY_MIN values)
+    if (ld === rows && 2 * rows * cols >= NATIVE_COPY_MIN) g.set(data.subarray(2 * from, 2 * (from + cols * ld)), to);
+    else if (2 * rows >= NATIVE_COPY_MIN) for (let j = 0; j < cols; j++) g.set(data.subarray(2 * (from + j * ld), 2 * (from + j * ld + rows)), to + 2 * j * big);
+    else {
+      for (let j = 0; j < cols; j++) {
+        const s0 = 2 * (from + j * ld), d0 = to + 2 * j * big;
+        for (let x = 0; x < 2 * rows; x++) g[d0 + x] = data[s0 + x]!;
+      }
+    }
     let amax = 0, nan = false;
     for (let x = to; x < to + 2 * rows * cols; x++) {
       const a = Math.abs(g[x]!);
@@ -154,7 +163,7 @@ function finish(t: number, tall: boolean, big: number, k: number, g: Float64Arra
   // descending, `order` the permutation: by insertion (the selection's maximum search mispredicts),
   // which for distinct values gives the permutation the reference's selection sort gives; where two
   // are equal, that sort itself (lapack/jacobi.ts sortWithColumns, its swaps on `order`)
-  unsorted.set(values.subarray(0, k));
+  for (let q = 0; q < k; q++) unsorted[q] = values[q]!;
   for (let q = 0; q < k; q++) order[q] = q;
   let tie = false;
   for (let q = 1; q < k; q++) {
@@ -166,7 +175,7 @@ function finish(t: number, tall: boolean, big: number, k: number, g: Float64Arra
     if (i >= 0 && values[i] === v) tie = true;
   }
   if (tie) {
-    values.set(unsorted.subarray(0, k));
+    for (let q = 0; q < k; q++) values[q] = unsorted[q]!;
     for (let q = 0; q < k; q++) order[q] = q;
     for (let i = 0; i < k - 1; i++) {
       let best = i;
