@@ -14,9 +14,10 @@
  *   held as its scale times the stored one, x = dp x', y = dq y', and the rotation
  *   x := c (x - t conj(e) y), y := c (y + t e x) becomes x' := x' - A y', y' := y' + B x' with
  *   A = t (dq / dp) conj(e), B = t (dp / dq) e and dp, dq := c dp, c dq: 8 multiplies a row of G
- *   and of V where the plain form takes 12. At the start of each sweep (and after the last) every
- *   column is multiplied by its scale and the scales reset to 1 (c >= 1 / sqrt(2): a scale falls
- *   by at most 2^(-n / 2) a sweep);
+ *   and of V where the plain form takes 12. The scales are held squared (A and B need only dp^2
+ *   and dq^2, and c^2 = 1 / (1 + t^2) takes no square root); a column is multiplied by its scale
+ *   and the scale reset to 1 where its square falls below RESCALE_BELOW at a sweep's start (c >=
+ *   1 / sqrt(2): a scale falls by at most 2^(-n / 2) a sweep), and every column after the last;
  * - alpha and beta are not summed for each pair but tracked: summed at each sweep's start (the
  *   reference's order), then alpha - t |g| and beta + t |g| after a rotation (the rotated block's
  *   diagonal), and summed again where an update falls below NORM_REFRESH of its value (cancelling).
@@ -26,7 +27,10 @@
  *   SQUARES_MAX): |g|^2 > tol^2 alpha beta, and t / |g| = sign(e) / (|e| + sqrt(e^2 + |g|^2)) with
  *   e = (beta - alpha) / 2, the same t: the chain from the Gram sums to the rotation, which nothing
  *   else hides (the next pair's sums need the rotated columns), takes one square root and one
- *   division where the reference's form takes four of each (about 35% of the sweeps' time at 16).
+ *   division where the reference's form takes four of each (that chain was about 35% of the
+ *   sweeps' time at 16). A pair with a lane outside that range calls `mixed`, which computes both
+ *   forms and keeps each lane's own.
+ * Where only one of the two pairs rotates (late sweeps), only its rows are rotated.
  * Each lane rotates only where its own test passes (A = B = 0 and its scales unchanged elsewhere);
  * a pair is skipped where no lane rotates. A lane whose sweep rotates nothing has converged: every
  * later sweep finds the same columns and rotates nothing either, so sweeping on until the other
