@@ -9,7 +9,7 @@
  *   lane), the column above it multiplied by the inverted block beside it (ztrmv's axpy form, its
  *   columns and rows runtime loops: the module stays small) and scaled by -U(j, j);
  * - X L = inv(U) for X from the last column: L's column j saved to a scratch and zeroed, then
- *   X(:, j) -= X(:, k) L(k, j) for k > j in ascending k, ROWS rows of X(:, j) in registers a trip;
+ *   X(:, j) -= X(:, k) L(k, j) for k > j in ascending k, SOLVE_ROWS rows of X(:, j) in registers a trip;
  * - the pivots' column interchanges, last first, each lane its own.
  * A pair where either matrix holds a value that is not finite, or an exactly zero U(j, j) (info
  * j + 1), is handed back untouched (ok 0; the work is in a scratch): the driver runs the reference
@@ -25,11 +25,15 @@ export interface ZgetriInterleavedParams {
 }
 
 /**
- * Rows of a column held in registers a trip (6 accumulators): getri n = 16 complex128 on the 2-core
- * EPYC, the kernel's op alone, best ns a matrix of 20 calls alternating, 3 rows / 4 rows:
- * 2455 / 2542, 2454 / 2693, 2455 / 2513 (a loaded machine); 2 rows no faster than 3.
+ * Rows of a column held in registers a trip: inv(U)'s columns one row at a time, the X L solve's two
+ * (four accumulators and L's element beside them fit x86's 16 vector registers; three rows spill).
+ * getrf then getri n = 16 on the 2-core EPYC (2026-12-01, one thread, ns a matrix end to end, two
+ * runs, complex128 / complex64): 1 and 2 rows 2636, 2650 / 2708, 2710; 2 and 2 2744, 2812 / 2774,
+ * 2794; 1 and 1 2719, 2675 / 2761, 2756; 3 and 3 (the earlier form) 2864, 2839 / 2934, 2945; n = 12
+ * 1274-1289 / 1282-1326 against 1418-1438 / 1427-1436; 4 and 5 rows slower than 3.
  */
-const ROWS = 3;
+const INVERT_ROWS = 1;
+const SOLVE_ROWS = 2;
 
 /** Bytes of the kernel's scratch: one split pair, and L's strict lower triangle split beside it. */
 export const zgetriInterleavedScratch = (p: ZgetriInterleavedParams): number => 2 * p.n * p.n * PAIR_SLOT;
@@ -61,7 +65,7 @@ function pairFunction(p: ZgetriInterleavedParams): FunctionDef {
   const ok = i32(), xp = i32(), tp = i32(), cj = i32(), kp = i32(), lp = i32(), piv = i32(), inner = i32(), kx = i32(), tc = i32();
   const tf = c.local('f64');
   const finite = v(), ur = v(), ui = v(), dr = v(), di = v(), tr = v(), ti = v(), xr = v(), xi = v(), m = v();
-  const acc = Array.from({ length: ROWS }, () => ({ re: v(), im: v() }));
+  const acc = Array.from({ length: Math.max(INVERT_ROWS, SOLVE_ROWS) }, () => ({ re: v(), im: v() }));
   const dv = divideLocals();
   /** Byte offset of split element (i, col) in the scratch (column-major, ld = n); L's saved column after the matrix. */
   const at = (i: number, col: number): number => (i + col * n) * PAIR_SLOT;
@@ -74,7 +78,7 @@ function pairFunction(p: ZgetriInterleavedParams): FunctionDef {
   /**
    * Column j of inv(U) (its diagonal already inverted by reciprocals()): x := -inv(U)(j, j) T x over
    * the rows above it, T = inv(U)(0:j, 0:j) (its strict lower triangle zero: L is in its own scratch). In place
-   * from the top, ROWS rows a trip, each row's terms from k = i0 (the trip's first row) in
+   * from the top, INVERT_ROWS rows a trip, each row's terms from k = i0 (the trip's first row) in
    * ascending k: the rows below a trip still hold the x they read.
    */
   const invertColumn = (j: number): void => {
@@ -83,9 +87,9 @@ function pairFunction(p: ZgetriInterleavedParams): FunctionDef {
     if (j > 0) {
       c.get(dr).simd(SIMD.f64x2Neg).set(ur);
       c.get(di).simd(SIMD.f64x2Neg).set(ui);
-      const blocks = Math.floor(j / ROWS), rest = j % ROWS;
+      const blocks = Math.floor(j / INVERT_ROWS), rest = j % INVERT_ROWS;
       // a trip's rows at cj (x(i0)), T(i0, i0) at tc
-      if (blocks > 0) loop(blocks, [[cj, from(SCR, at(0, j)), ROWS * PAIR_SLOT], [tc, get(SCR), ROWS * (n + 1) * PAIR_SLOT]], () => multiplyRows(j, ROWS));
+      if (blocks > 0) loop(blocks, [[cj, from(SCR, at(0, j)), INVERT_ROWS * PAIR_SLOT], [tc, get(SCR), INVERT_ROWS * (n + 1) * PAIR_SLOT]], () => multiplyRows(j, INVERT_ROWS));
       if (rest > 0) {
         c.get(SCR).i32(at(j - rest, j)).op(OP.i32Add).set(cj);
         c.get(SCR).i32(at(j - rest, j - rest)).op(OP.i32Add).set(tc);
@@ -172,8 +176,8 @@ function pairFunction(p: ZgetriInterleavedParams): FunctionDef {
 
   /** Column j of X from the columns after it and L's column j (in its scratch). */
   const solveColumn = (j: number): void => {
-    const blocks = Math.floor(n / ROWS), rest = n % ROWS;
-    if (blocks > 0) loop(blocks, [[cj, from(SCR, at(0, j)), ROWS * PAIR_SLOT]], () => solveRows(j, ROWS));
+    const blocks = Math.floor(n / SOLVE_ROWS), rest = n % SOLVE_ROWS;
+    if (blocks > 0) loop(blocks, [[cj, from(SCR, at(0, j)), SOLVE_ROWS * PAIR_SLOT]], () => solveRows(j, SOLVE_ROWS));
     if (rest > 0) {
       c.get(SCR).i32(at(n - rest, j)).op(OP.i32Add).set(cj);
       solveRows(j, rest);
