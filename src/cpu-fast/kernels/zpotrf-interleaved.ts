@@ -20,7 +20,8 @@
  * stops at the failing step as the reference. So every value here comes from a successful
  * factorisation, which holds no NaN (a NaN or infinite term reaches a later diagonal and fails it),
  * and negations are exact: the factor's imaginary parts are kept as the reference reads them
- * (F(i, k) = A(i, k) lower, conj(A(k, i)) upper) and also negated, for conj(F).
+ * (F(i, k) = A(i, k) lower, conj(A(k, i)) upper), and a product with conj(F) negates them within
+ * the product's addition (a - (-b) is a + b).
  *
  * Then it solves, per right-hand side, forward with T = F and backward with T = F^H as the
  * reference, each element's terms in ascending k, the right-hand side split in the scratch. The
@@ -50,7 +51,7 @@ const LO = [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23];
 const HI = [8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31];
 
 /** Bytes of the kernel's scratch (reused by every pair). */
-export const zpotrfInterleavedScratch = (n: number): number => n * n * 64 + n * 32;
+export const zpotrfInterleavedScratch = (n: number): number => n * n * 48 + n * 32;
 
 /**
  * Exported `zpotrf2(a, b, info, pairs, nrhs, scratch)`: byte addresses of the first A, B and
@@ -77,11 +78,13 @@ export function generateZpotrfInterleaved(p: ZpotrfInterleavedParams): Uint8Arra
   const aCol = (k: number): number => (upper ? k * E : k * n * E);
   const fAt = (i: number, k: number): number => i * A_ROW + aCol(k);
   /**
-   * The scratch, 64 bytes an element: F(i, k)'s real parts at at(i, k), imaginary at + 16,
-   * negated imaginary at + 32, |F(i, k)|^2 as the reference's dot adds it (re re + im im) at + 48;
-   * l_k at at(k, k). Row i's elements from SCR + 64 i, column k at + colAt(k).
+   * The scratch, 48 bytes an element: F(i, k)'s real parts at at(i, k), imaginary at + 16,
+   * |F(i, k)|^2 as the reference's dot adds it (re re + im im) at + 32; l_k at at(k, k). Row i's
+   * elements from SCR + 48 i, column k at + colAt(k). conj(F) is not stored: a product with it
+   * swaps an addition and a subtraction (conjProduct), the same bits (x - (-y) is x + y exactly).
    */
-  const SLOT = 64;
+  const SLOT = 48;
+  const NORM = 32;
   const colAt = (k: number): number => k * n * SLOT;
   const at = (i: number, k: number): number => i * SLOT + colAt(k);
   /** The solve's element i of the pair's right-hand side, split. */
@@ -104,10 +107,14 @@ export function generateZpotrfInterleaved(p: ZpotrfInterleavedParams): Uint8Arra
     c.get(base0); vr(); vi(); c.simd(SIMD.i8x16Shuffle, LO).simdMem(SIMD.store, 0, off0);
     c.get(base1); vr(); vi(); c.simd(SIMD.i8x16Shuffle, HI).simdMem(SIMD.store, 0, off1);
   };
-  /** ar -= xr yr - xi yi; ai -= xr yi + xi yr, with x in xr, xi and y pushed by the emitters given. */
-  const subtractProduct = (accR: number, accI: number, y0: () => void, y1: () => void): void => {
-    c.get(accR).get(xr); y0(); c.simd(SIMD.f64x2Mul).get(xi); y1(); c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).simd(SIMD.f64x2Sub).set(accR);
-    c.get(accI).get(xr); y1(); c.simd(SIMD.f64x2Mul).get(xi); y0(); c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add).simd(SIMD.f64x2Sub).set(accI);
+  /**
+   * ar -= xr yr + xi yi; ai -= xi yr - xr yi, with x in xr, xi and y pushed by the emitters given:
+   * the reference's ar -= xr zr - xi zi; ai -= xr zi + xi zr with z = conj(y) = (yr, -yi), the same
+   * bits (xi (-yi) is -(xi yi); a - (-b) is a + b).
+   */
+  const subtractConjProduct = (accR: number, accI: number, y0: () => void, y1: () => void): void => {
+    c.get(accR).get(xr); y0(); c.simd(SIMD.f64x2Mul).get(xi); y1(); c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add).simd(SIMD.f64x2Sub).set(accR);
+    c.get(accI).get(xi); y0(); c.simd(SIMD.f64x2Mul).get(xr); y1(); c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub).simd(SIMD.f64x2Sub).set(accI);
   };
   const local = (x: number) => (): void => { c.get(x); };
   /**
@@ -129,10 +136,10 @@ export function generateZpotrfInterleaved(p: ZpotrfInterleavedParams): Uint8Arra
   const factorColumn = (j: number): void => {
     // the diagonal's dot, 0 + |F(j, 0)|^2 + ...: all but its last term summed during column j - 1
     if (j === 0) c.f64x2(0).set(s);
-    else c.get(sNext).get(SCR).simdMem(SIMD.load, 0, at(j, j - 1) + 48).simd(SIMD.f64x2Add).set(s);
+    else c.get(sNext).get(SCR).simdMem(SIMD.load, 0, at(j, j - 1) + NORM).simd(SIMD.f64x2Add).set(s);
     if (j + 1 < n) {
       c.f64x2(0).set(sNext);
-      for (let k = 0; k < j; k++) c.get(sNext).get(SCR).simdMem(SIMD.load, 0, at(j + 1, k) + 48).simd(SIMD.f64x2Add).set(sNext);
+      for (let k = 0; k < j; k++) c.get(sNext).get(SCR).simdMem(SIMD.load, 0, at(j + 1, k) + NORM).simd(SIMD.f64x2Add).set(sNext);
     }
     split(A, fAt(j, j), A, fAt(j, j) + MAT);
     c.get(re).get(s).simd(SIMD.f64x2Sub).set(s);
@@ -166,13 +173,13 @@ export function generateZpotrfInterleaved(p: ZpotrfInterleavedParams): Uint8Arra
     }
     if (j > 0) {
       loop(j, [[px, local(sr), colAt(1)], [py, from(SCR, j * SLOT), colAt(1)]], () => {
-        // y = conj(F(j, k))
+        // y = F(j, k), its conjugate taken by the product
         load(py, 0); c.set(yr);
-        load(py, 32); c.set(yi);
+        load(py, 16); c.set(yi);
         for (let u = 0; u < h; u++) {
           load(px, u * SLOT); c.set(xr);
           load(px, u * SLOT + 16); c.set(xi);
-          subtractProduct(accR[u]!, accI[u]!, local(yr), local(yi));
+          subtractConjProduct(accR[u]!, accI[u]!, local(yr), local(yi));
         }
       }, cnt2);
     }
@@ -182,8 +189,7 @@ export function generateZpotrfInterleaved(p: ZpotrfInterleavedParams): Uint8Arra
       c.get(fi).get(l).simd(SIMD.f64x2Div).set(fi);
       store(sr, e, local(fr));
       store(sr, e + 16, local(fi));
-      store(sr, e + 32, () => c.get(fi).simd(SIMD.f64x2Neg));
-      store(sr, e + 48, () => c.get(fr).get(fr).simd(SIMD.f64x2Mul).get(fi).get(fi).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add));
+      store(sr, e + NORM, () => c.get(fr).get(fr).simd(SIMD.f64x2Mul).get(fi).get(fi).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add));
     }
   };
 
@@ -193,14 +199,17 @@ export function generateZpotrfInterleaved(p: ZpotrfInterleavedParams): Uint8Arra
       join(A, fAt(j, j), A, fAt(j, j) + MAT, () => scratch(at(j, j)), () => c.f64x2(0));
       if (j === n - 1) break;
       loop(n - 1 - j, [[ar, from(A, (j + 1) * A_ROW), A_ROW], [sr, from(SCR, (j + 1) * SLOT), SLOT]], () => {
-        join(ar, aCol(j), ar, aCol(j) + MAT, () => load(sr, colAt(j)), () => load(sr, colAt(j) + (upper ? 32 : 16)));
+        join(ar, aCol(j), ar, aCol(j) + MAT, () => load(sr, colAt(j)), () => {
+          load(sr, colAt(j) + 16);
+          if (upper) c.simd(SIMD.f64x2Neg);
+        });
       });
     }
   };
 
   /** complex64: the factor in the scratch rounded to float32, as the solve reads it back (the norms too: unread). */
   const roundFactor = (): void => {
-    loop(n * n * 4, [[sr, local(SCR), 16]], () => {
+    loop((n * n * SLOT) / 16, [[sr, local(SCR), 16]], () => {
       store(sr, 0, () => { load(sr, 0); c.simd(SIMD.f32x4DemoteF64x2Zero).simd(SIMD.f64x2PromoteLowF32x4); });
     });
   };
@@ -219,18 +228,21 @@ export function generateZpotrfInterleaved(p: ZpotrfInterleavedParams): Uint8Arra
    * conj(F(k, i)) (-0 lower). Each element's terms in a runtime loop over k (sr at T(i, k), xp at x_k).
    */
   const solveColumn = (): void => {
-    const term = (imOff: number): void => {
+    /**
+     * re -= tr xr - ti xi; im -= tr xi + ti xr with T(i, k) = (tr, ti) from sr; with `conj`, T(i, k)
+     * = conj(F) = (fr, -fi) as re -= fr xr + fi xi; im -= fr xi - fi xr, the same bits.
+     */
+    const term = (conj: boolean): void => {
       load(xp, X0); c.set(xr);
       load(xp, X0 + 16); c.set(xi);
-      // re -= tr xr - ti xi; im -= tr xi + ti xr: subtractProduct with the roles of x and y swapped
-      c.get(re); load(sr, 0); c.get(xr).simd(SIMD.f64x2Mul); load(sr, imOff); c.get(xi).simd(SIMD.f64x2Mul);
-      c.simd(SIMD.f64x2Sub).simd(SIMD.f64x2Sub).set(re);
-      c.get(im); load(sr, 0); c.get(xi).simd(SIMD.f64x2Mul); load(sr, imOff); c.get(xr).simd(SIMD.f64x2Mul);
-      c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sub).set(im);
+      c.get(re); load(sr, 0); c.get(xr).simd(SIMD.f64x2Mul); load(sr, 16); c.get(xi).simd(SIMD.f64x2Mul);
+      c.simd(conj ? SIMD.f64x2Add : SIMD.f64x2Sub).simd(SIMD.f64x2Sub).set(re);
+      c.get(im); load(sr, 0); c.get(xi).simd(SIMD.f64x2Mul); load(sr, 16); c.get(xr).simd(SIMD.f64x2Mul);
+      c.simd(conj ? SIMD.f64x2Sub : SIMD.f64x2Add).simd(SIMD.f64x2Sub).set(im);
     };
     for (let i = 0; i < n; i++) {
       split(b0, i * E, b1, i * E);
-      if (i > 0) loop(i, [[sr, from(SCR, at(i, 0)), colAt(1)], [xp, local(SCR), 32]], () => term(16));
+      if (i > 0) loop(i, [[sr, from(SCR, at(i, 0)), colAt(1)], [xp, local(SCR), 32]], () => term(false));
       divide(i, upper ? -0 : 0);
       toScratch(xAt(i), local(re));
       toScratch(xAt(i) + 16, local(im));
@@ -238,7 +250,7 @@ export function generateZpotrfInterleaved(p: ZpotrfInterleavedParams): Uint8Arra
     for (let i = n - 1; i >= 0; i--) {
       scratch(xAt(i)); c.set(re);
       scratch(xAt(i) + 16); c.set(im);
-      if (i < n - 1) loop(n - 1 - i, [[sr, from(SCR, at(i + 1, i)), SLOT], [xp, from(SCR, (i + 1) * 32), 32]], () => term(32));
+      if (i < n - 1) loop(n - 1 - i, [[sr, from(SCR, at(i + 1, i)), SLOT], [xp, from(SCR, (i + 1) * 32), 32]], () => term(true));
       divide(i, upper ? 0 : -0);
       if (i > 0) {
         toScratch(xAt(i), local(re));
