@@ -29,7 +29,7 @@ import { VendorError } from '../cuda/runtime/errors.js';
 import { COMPLEX_NRHS } from './complex-workloads.js';
 import { checkSample, complexLuResidual, LU_RESIDUAL_LIMIT } from './lu-check.js';
 import { complexSingularValues, hermitianEigenvalues, VALUES_LIMIT, VALUES_SAMPLE, valuesDeviation } from './values-check.js';
-import type { VendorChoice, VendorRun } from './run.js';
+import { vendorCandidate, type VendorChoice, type VendorRun } from './run.js';
 import type { BenchOp } from './workloads.js';
 
 /** The vendor handles, made on first use by the caller (bench/cuda.ts). */
@@ -101,18 +101,10 @@ export function prepareComplexVendor(
         const solver = vendor.solver();
         const w = arrays.w as DeviceArray;
         const check = valuesCheck(dev, 'heev', dtype, n, count, arrays);
-        const candidate = (routine: string, make: (info: DeviceArray) => { run(): void; dispose(): void }) => ({
-          routine,
-          prepare: (): VendorRun => {
-            const info = dev.alloc('int32', count);
-            let call: { run(): void; dispose(): void };
-            try { call = make(info); } catch (e) { info.dispose(); throw e; }
-            return { run: () => call.run(), dispose: () => { call.dispose(); info.dispose(); }, check };
-          },
-        });
+        const info = (): DeviceArray => dev.alloc('int32', count);
         const candidates = [
-          ...(n <= VENDOR_JACOBI_MAX ? [candidate(`${complexInfo(dtype).letter.toUpperCase()}heevjBatched`, (info) => solver.complexHeevjBatched(dtype, n, a, w, info, count))] : []),
-          ...(n > VENDOR_JACOBI_MAX || solver.hasSyevBatched ? [candidate('XsyevBatched', (info) => solver.complexSyevBatched(dtype, n, a, w, info, count))] : []),
+          ...(n <= VENDOR_JACOBI_MAX ? [vendorCandidate(`${complexInfo(dtype).letter.toUpperCase()}heevjBatched`, info, (i) => solver.complexHeevjBatched(dtype, n, a, w, i, count), check)] : []),
+          ...(n > VENDOR_JACOBI_MAX || solver.hasSyevBatched ? [vendorCandidate('XsyevBatched', info, (i) => solver.complexSyevBatched(dtype, n, a, w, i, count), check)] : []),
         ];
         dispose();
         return { candidates } satisfies VendorChoice;

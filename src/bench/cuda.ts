@@ -21,7 +21,7 @@
 import type { Context } from '../api/context.js';
 import { registerBenchExtras } from './extras.js';
 import { formatTable } from './table.js';
-import type { MachineLimits, VendorBaseline, VendorChoice, VendorRun } from './run.js';
+import { vendorCandidate, type MachineLimits, type VendorBaseline, type VendorCall, type VendorChoice, type VendorRun } from './run.js';
 import type { Column } from './table.js';
 import { MyriadError } from '../core/errors.js';
 import { BENCH_NRHS, gelsShape, manyRhs, type BenchOp } from './workloads.js';
@@ -82,16 +82,6 @@ class VendorOnDevice implements VendorBaseline {
     const ptrs = (x: DeviceArray, rows: number, cols: number): BatchPointers => keep(batchPointers(this.dev, x, count, rows * cols));
     const ints = (length: number): DeviceArray => keep(this.dev.alloc('int32', length));
     const done = (run: () => void): VendorRun => ({ run, dispose: () => owned.forEach((x) => x.dispose()) });
-    // One routine of a choice: its info array and its call (workspace) made when it is timed, freed after.
-    const candidate = (routine: string, make: (info: DeviceArray) => { run(): void; dispose(): void }) => ({
-      routine,
-      prepare: (): VendorRun => {
-        const info = this.dev.alloc('int32', count);
-        let call: { run(): void; dispose(): void };
-        try { call = make(info); } catch (e) { info.dispose(); throw e; }
-        return { run: () => call.run(), dispose: () => { call.dispose(); info.dispose(); } };
-      },
-    });
     if (wholeGpuVendor(op, n, count)) {
       const factor = op === 'potrf' || op === 'posv' ? 'potrf' : 'getrf';
       const solve = op === 'posv' || op === 'gesv' ? { B: b!, nrhs: BENCH_NRHS } : undefined;
@@ -172,7 +162,7 @@ class VendorOnDevice implements VendorBaseline {
         const w = arrays.w as DeviceArray;
         const [s, u, vt] = [arrays.s as DeviceArray, arrays.u as DeviceArray, arrays.vt as DeviceArray];
         const vectors = op !== 'syev-values';
-        const calls: Record<EigenVendorRoutine, (info: DeviceArray) => { run(): void; dispose(): void }> = {
+        const calls: Record<EigenVendorRoutine, (info: DeviceArray) => VendorCall> = {
           syevjBatched: (info) => solver.syevjBatched(dtype, n, a, w, info, count, vectors),
           XsyevBatched: (info) => solver.syevBatched(dtype, n, a, w, info, count, vectors),
           syevd: (info) => solver.syevdLoop(dtype, n, a, w, info, count, vectors),
@@ -181,7 +171,7 @@ class VendorOnDevice implements VendorBaseline {
           gesvd: (info) => solver.gesvdLoop(dtype, n, n, a, s, u, vt, info, count),
         };
         const routines = eigenVendorRoutines(op === 'gesvd' ? 'gesvd' : 'syev', n, count, op !== 'gesvd' && solver.hasSyevBatched);
-        return { candidates: routines.map((r) => candidate(r, calls[r])) } satisfies VendorChoice;
+        return { candidates: routines.map((r) => vendorCandidate(r, () => this.dev.alloc('int32', count), calls[r])) } satisfies VendorChoice;
       }
       case 'ormqr': {
         // cuSOLVER has no batched ormqr: its single-matrix routine, called once per matrix.

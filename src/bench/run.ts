@@ -56,8 +56,6 @@ export interface BenchRow {
  */
 export interface VendorRun {
   run(): void; dispose(): void; measuredMs?: number; check?(): string | undefined;
-  /** The routine it runs where the baseline's name alone does not say it (the vendor column then names it). */
-  routine?: string;
 }
 
 /**
@@ -81,6 +79,27 @@ export interface VendorBaseline {
 }
 
 const isVendorChoice = (v: VendorRun | VendorChoice): v is VendorChoice => 'candidates' in v;
+
+/** A vendor library call made ready (its parameters and workspace), freed by dispose. */
+export interface VendorCall { run(): void; dispose(): void }
+
+/**
+ * One routine of a choice: its info array (`info()`) and its call (`make`) made when it is timed,
+ * both freed after; `check`, where given, judges its result after its timed runs.
+ */
+export function vendorCandidate<I extends { dispose(): void }>(
+  routine: string, info: () => I, make: (info: I) => VendorCall, check?: () => string | undefined,
+): VendorChoice['candidates'][number] {
+  return {
+    routine,
+    prepare: (): VendorRun => {
+      const ints = info();
+      let call: VendorCall;
+      try { call = make(ints); } catch (e) { ints.dispose(); throw e; }
+      return { run: () => call.run(), dispose: () => { call.dispose(); ints.dispose(); }, ...(check ? { check } : {}) };
+    },
+  };
+}
 
 export interface MachineLimits {
   /** Copy bandwidth in GB/s (read + write). */
@@ -191,10 +210,9 @@ function timeVendor(ctx: Context, baseline: VendorBaseline, prepare: () => Vendo
   }
   if (prepared === undefined) return undefined;
   if (!isVendorChoice(prepared)) {
-    const vendor = prepared.routine === undefined ? baseline.name : `${baseline.name} ${prepared.routine}`;
     try {
       const { ms, wrong } = timeVendorRun(ctx, prepared, reset, repeats);
-      return { vendor, ms, notes: wrong === undefined ? [] : [wrong] };
+      return { vendor: baseline.name, ms, notes: wrong === undefined ? [] : [wrong] };
     } catch (e) {
       return { vendor: `${baseline.name}: ${vendorFailure(e)}`, notes: [] };
     }

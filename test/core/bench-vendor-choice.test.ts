@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { open } from '../../src/api/open.js';
-import { runBench, type VendorBaseline, type VendorChoice, type VendorRun } from '../../src/bench/run.js';
+import { runBench, vendorCandidate, type VendorBaseline, type VendorChoice, type VendorRun } from '../../src/bench/run.js';
 import { VendorError } from '../../src/cuda/runtime/errors.js';
 import { DENSE_FROM, DENSE_LOOP_MAX, eigenVendorRoutines } from '../../src/bench/eigen-vendor.js';
 import { Random } from '../../src/bench/data.js';
@@ -101,4 +101,21 @@ test('syev-values: eigenvalues only, A left as it was, the values syev\'s (the C
   for (let i = 0; i < w.length; i++) assert.ok(Math.abs(w[i]! - (withVectors.arrays.w as Float64Array)[i]!) <= 1e-12 * Math.max(1, Math.abs(w[i]!)), `w[${i}]`);
   prepared.dispose();
   withVectors.dispose();
+});
+
+test('vendorCandidate: the info array and the call made when prepared, both freed by dispose; the info freed where making the call throws', () => {
+  const freed: string[] = [];
+  const info = () => ({ dispose: () => { freed.push('info'); } });
+  const c = vendorCandidate('xBatched', info, () => ({ run: () => {}, dispose: () => { freed.push('call'); } }), () => 'checked');
+  assert.equal(c.routine, 'xBatched');
+  assert.deepEqual(freed, [], 'nothing made before prepare');
+  const run = c.prepare();
+  assert.equal(run.check?.(), 'checked');
+  run.dispose();
+  assert.deepEqual(freed, ['call', 'info']);
+  freed.length = 0;
+  const failing = vendorCandidate('yBatched', info, () => { throw new VendorError('CUSOLVER_STATUS_ALLOC_FAILED', 2, 'yBatched_bufferSize'); });
+  assert.throws(() => failing.prepare(), /ALLOC_FAILED/);
+  assert.deepEqual(freed, ['info'], 'the info array freed where the call could not be made');
+  assert.equal(vendorCandidate('z', info, () => ({ run: () => {}, dispose: () => {} })).prepare().check, undefined, 'no check where none is given');
 });
