@@ -5,7 +5,7 @@
  */
 import type { DType } from '../../../core/dtype.js';
 import { MyriadError } from '../../../core/errors.js';
-import { bandFor, type GetrfBlockedTuning, type RegisterBand, type RegisterShape, type GetrfMidBand, type GetrfRecursionTuning, type GetrfSpreadTuning, type GetrfTuning, type SpreadExchange } from '../../model/tuning/index.js';
+import { bandFor, type GetrfBlockedTuning, type GetrfRegisterBand, type RegisterShape, type GetrfMidBand, type GetrfRecursionTuning, type GetrfSpreadTuning, type GetrfTuning, type SpreadExchange } from '../../model/tuning/index.js';
 import type { OperandKind } from '../common/batch-pointer.js';
 import { elementBytes } from '../common/precision.js';
 import { REGISTER_DESIGN_MAX } from '../common/register-tile.js';
@@ -48,7 +48,7 @@ export function selectGetrf(dtype: DType, rows: number, cols: number, tuning: Ge
 }
 
 /** A band's shape for a batch of `count` matrices on `smCount` SMs: its `few` shape for few matrices an SM. */
-export function registerShapeFor(band: RegisterBand, count?: number, smCount?: number): RegisterShape {
+export function registerShapeFor(band: GetrfRegisterBand, count?: number, smCount?: number): RegisterShape {
   const few = band.few;
   return few !== undefined && count !== undefined && smCount !== undefined && count <= few.maxPerSm * smCount ? few.shape : band.shape;
 }

@@ -17,10 +17,13 @@ export interface RegisterShape {
 export interface RegisterBand {
   readonly maxN: number;
   readonly shape: RegisterShape;
+}
+
+/** getrf's register band: its uniform planner knows the batch's count. */
+export interface GetrfRegisterBand extends RegisterBand {
   /**
-   * Batches of at most `maxPerSm` matrices an SM take `shape` here instead (more warps a matrix
-   * where there are too few matrices to fill the SMs' block slots). Read by planners that know the
-   * batch's count (getrf's uniform batches); the others, and variable batches' classes, take `shape`.
+   * Batches of at most `maxPerSm` matrices an SM take this shape instead (more warps a matrix where
+   * there are too few matrices to fill the SMs' block slots). Variable batches' classes take `shape`.
    */
   readonly few?: { readonly maxPerSm: number; readonly shape: RegisterShape };
 }
@@ -79,7 +82,7 @@ export interface GetrfTuning {
   /** The block register design serves 32 < max(rows, cols) <= registerMax. */
   readonly registerMax: PerDType<number>;
   /** By max(rows, cols). */
-  readonly registerShapes: PerDType<readonly RegisterBand[]>;
+  readonly registerShapes: PerDType<readonly GetrfRegisterBand[]>;
   /** The blocked fallback's widest panel. */
   readonly panelWidest: PerDType<number>;
   /** The recursive driver (kernels/getrf/plan.ts), for strided batches. */

@@ -45,7 +45,7 @@ export type { TridiagTuning } from './tridiag-types.js';
 export type { BidiagTuning } from './bidiag-types.js';
 export type { QlThreadTuning } from './ql-thread-types.js';
 export type { MultiTuning } from './multi-types.js';
-export type { SpreadExchange, GetrfBlockedTuning, GetrfMidBand, GetrfRecursionTuning, GetrfSpreadTuning, GetrfTuning, PanelBand, PerDType, PotrfBlockedTuning, PotrfTuning, RegisterBand, RegisterShape } from './factor-types.js';
+export type { SpreadExchange, GetrfBlockedTuning, GetrfMidBand, GetrfRecursionTuning, GetrfRegisterBand, GetrfSpreadTuning, GetrfTuning, PanelBand, PerDType, PotrfBlockedTuning, PotrfTuning, RegisterBand, RegisterShape } from './factor-types.js';
 
 /** Every family's table. A new family adds its entry here and its defaults below. */
 export interface FamilyTuning {
