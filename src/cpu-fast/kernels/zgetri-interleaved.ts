@@ -26,7 +26,8 @@ export interface ZgetriInterleavedParams {
 
 /**
  * Rows of a column held in registers a trip: inv(U)'s columns one row at a time, the X L solve's two
- * (four accumulators and L's element beside them fit x86's 16 vector registers; three rows spill).
+ * (four accumulators and L's element beside them fit x86's 16 vector registers; three rows ran
+ * slower, likely spilled: not checked in V8's code).
  * getrf then getri n = 16 on the 2-core EPYC (2026-12-01, one thread, ns a matrix end to end, two
  * runs, complex128 / complex64): 1 and 2 rows 2636, 2650 / 2708, 2710; 2 and 2 2744, 2812 / 2774,
  * 2794; 1 and 1 2719, 2675 / 2761, 2756; 3 and 3 (the earlier form) 2864, 2839 / 2934, 2945; n = 12
