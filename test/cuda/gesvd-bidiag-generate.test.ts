@@ -3,7 +3,7 @@
  * parameter changes the source and the entry; the tridiag family's upper-half stein kernels differ from
  * syev's only by that form (syev's text unchanged); the plan (threads, the Golub-Kahan order, which
  * sides of vectors, the slices), its range and its errors; the router's choice; the launcher's launches on a
- * recording device (reduce, values, vectors, the vectors kernel, ormqr, store; the chunk's tridiag
+ * recording device (reduce, values, vectors, clusters, the vectors kernel, ormqr, store; the chunk's tridiag
  * slices then bidiag slices; no host read); and (where nvcc is installed) the kernels compile for
  * sm_90 without spills.
  */
@@ -158,7 +158,7 @@ describe('the plan', () => {
   });
 });
 
-test('the launcher: reduce, values, vectors, the vectors kernel, ormqr, store per chunk; tridiag then bidiag slices; no host read', () => {
+test('the launcher: reduce, values, vectors, clusters, the vectors kernel, ormqr, store per chunk; tridiag then bidiag slices; no host read', () => {
   const { dev, launches } = recordingDevice();
   let reads = 0;
   const download = dev.download.bind(dev);
@@ -175,7 +175,7 @@ test('the launcher: reduce, values, vectors, the vectors kernel, ormqr, store pe
     const p = planGesvdBidiag({ dtype, m, n, wantU, wantVt, kind: 'strided' }, tuning);
     const entries = launches.map((x) => x.entry);
     const head = [bidiagReduceSource(p.reduce).entry, tridiagSteinSource(p.stein.values).entry,
-      ...(p.stein.vectors === undefined ? [] : [tridiagSteinSource(p.stein.vectors).entry]), bidiagVectorsSource(p.vectors).entry];
+      ...(p.stein.vectors === undefined ? [] : [tridiagSteinSource(p.stein.vectors).entry, tridiagSteinSource(p.stein.clusters!).entry]), bidiagVectorsSource(p.vectors).entry];
     assert.deepEqual(entries.slice(0, head.length), head, `${m} x ${n}`);
     assert.equal(entries.at(-1), bidiagStoreSource(p.store).entry);
     const ormqr = entries.slice(head.length, -1);
@@ -186,9 +186,18 @@ test('the launcher: reduce, values, vectors, the vectors kernel, ormqr, store pe
     const slices = num(reduce.args[4]), bslices = num(reduce.args[5]);
     assert.equal(bslices - slices, 8 * count * p.slice, "the bidiag slices after the chunk's tridiag slices");
     assert.deepEqual([num(store.args[12]), num(store.args[13])], [slices, bslices]);
+    assert.equal(p.stein.clusters === undefined, p.stein.vectors === undefined, 'a clusters kernel exactly with the vectors kernel');
     for (const x of launches.slice(1, 1 + (p.stein.vectors === undefined ? 1 : 2))) {
       assert.deepEqual([x.config.grid, x.config.block], [[count * steinParts(p.stein.values), 1, 1], [p.stein.values.threads, 1, 1]]);
       assert.deepEqual(x.args.map(num), [slices, 0, count]);
+    }
+    if (p.stein.clusters !== undefined) {
+      // The clusters kernel right after the vectors kernel: one block a matrix, its own threads, the same slices.
+      const clusters = launches[3]!;
+      assert.equal(steinParts(p.stein.clusters), 1);
+      assert.equal(p.stein.clusters.threads, Math.min(256, 32 * Math.ceil(2 * k / 32)));
+      assert.deepEqual([clusters.config.grid, clusters.config.block], [[count, 1, 1], [p.stein.clusters.threads, 1, 1]]);
+      assert.deepEqual(clusters.args.map(num), [slices, 0, count]);
     }
   }
   // Chunks (forced: two matrices each): each chunk's launches from its first matrix.
@@ -200,6 +209,19 @@ test('the launcher: reduce, values, vectors, the vectors kernel, ormqr, store pe
     gesvdBidiagCuda(dev, { a: strided(a, { rows: m, cols: n, count }), s: strided(s, { rows: k, cols: 1, count }), info }, { force: { chunkBytes: 2 * 8 * (p.slice + p.bslice) } });
     const reduces = launches.filter((x) => x.entry.startsWith('gesvd_bidiag_reduce_'));
     assert.deepEqual(reduces.map((x) => [x.config.grid[0], num(x.args[6])]), [[2, 0], [2, 2], [1, 4]]);
+    // With vectors: each chunk's clusters launch right after its vectors launch, over the chunk's matrices.
+    const u = dev.alloc('float64', m * k * count), vt = dev.alloc('float64', k * n * count);
+    launches.length = 0;
+    gesvdBidiagCuda(dev, { a: strided(a, { rows: m, cols: n, count }), s: strided(s, { rows: k, cols: 1, count }), u: strided(u, { rows: m, cols: k, count }), vt: strided(vt, { rows: k, cols: n, count }), info },
+      { force: { chunkBytes: 2 * 8 * (p.slice + p.bslice) } });
+    const clusters = launches.filter((x) => x.entry.startsWith('syev_stein_clusters_'));
+    assert.deepEqual(clusters.map((x) => [x.entry, x.config.grid, x.config.block, num(x.args[1]), num(x.args[2])]),
+      [[0, 2], [2, 2], [4, 1]].map(([first, blocks]) => [tridiagSteinSource(p.stein.clusters!).entry, [blocks, 1, 1], [p.stein.clusters!.threads, 1, 1], first, count]));
+    for (const c of clusters) {
+      const v = launches[launches.indexOf(c) - 1]!;
+      assert.equal(v.entry, tridiagSteinSource(p.stein.vectors!).entry);
+      assert.deepEqual(c.args, v.args);
+    }
   }
   // The blocked reduction (forced, panels of 8): load, each panel then its two GEMMs, the tail stage, then the rest as before.
   {

@@ -1,6 +1,6 @@
 /**
  * Opt-in (MYRIAD_HOST_EMULATION=1, needs g++ with C++20): the bidiagonalization gesvd (kernels/bidiag/:
- * reduce, the tridiag family's values and vectors kernels on the upper half of the Golub-Kahan
+ * reduce, the tridiag family's values, vectors and clusters kernels on the upper half of the Golub-Kahan
  * tridiagonal, vectors, store; U := Q_B U_B and V := P_B V_B in C++ between them where the GPU runs
  * ormqr) compiled for the host (test/helpers/gesvd-bidiag-host-harness.cpp) and checked against the
  * CPU reference: info, singular values within k eps ||A||_F of the reference's, ||A - U S VT|| /
@@ -24,6 +24,7 @@ import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import { BIDIAG_KINDS, bidiagCase, type BidiagKind } from '../helpers/bidiag-cases.js';
 import { frob, mul, orthoResidual, svdResidual, type Mat } from '../helpers/jacobi-checks.js';
 import { Rng } from '../helpers/random.js';
+import { clustersKernelDefines } from '../helpers/stein-clusters.js';
 
 const skip = process.env['MYRIAD_HOST_EMULATION'] === '1'
   ? (spawnSync('g++', ['--version']).status === 0 ? undefined : 'g++ not on PATH')
@@ -48,7 +49,9 @@ function build(dir: string, p: GesvdBidiagPlan): string {
   const exe = join(dir, `bidiag-${r}-${bv}${ta === undefined ? '' : `-${ta}`}`);
   const io = p.reduce.dtype === 'float32' ? ['-DIO=float'] : [];
   const blocked = pa === undefined ? [] : [`-DPANEL=${pa}`, `-DTAIL=${ta}`];
-  execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DREDUCE=${r}`, `-DVALUES=${w}`, ...(v === undefined ? [] : [`-DVECTORS=${v}`]),
+  assert.equal(p.stein.clusters === undefined, p.stein.vectors === undefined, 'the clusters kernel exactly with the vectors kernel');
+  const clusters = clustersKernelDefines(dir, p.stein.clusters);
+  execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DREDUCE=${r}`, `-DVALUES=${w}`, ...(v === undefined ? [] : [`-DVECTORS=${v}`]), ...clusters,
     `-DBVECTORS=${bv}`, `-DSTORE=${s}`, ...io, ...blocked, `-I${dir}`, HARNESS, '-o', exe]);
   return exe;
 }

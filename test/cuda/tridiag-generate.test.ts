@@ -90,9 +90,9 @@ test('the crossover: the router sends syev with n >= syevFrom to the tridiagonal
   };
   const from = TUNING.syevFrom.float64;
   const ql = (d: GpuDevice, r: SyevRequest<DeviceArray, DeviceArray>): void => syevTridiagCuda(d, r, { force: { stein: false } });
-  // With vectors from steinFrom: the inverse-iteration design (reduce, values, vectors, ormqr, store).
+  // With vectors from steinFrom: the inverse-iteration design (reduce, values, vectors, clusters, ormqr, store).
   assert.equal(TUNING.steinFrom, from);
-  assert.match(run(from), /^syev_tridiag_d_st_n33_lv_t64_g_m30_stein_reduce,syev_stein_values_n33_t64,syev_stein_vectors_n33_t64_i5,ormqr_d_LN_st,syev_tridiag_d_st_n33_lv_t64_g_m30_stein_store$/);
+  assert.match(run(from), /^syev_tridiag_d_st_n33_lv_t64_g_m30_stein_reduce,syev_stein_values_n33_t64,syev_stein_vectors_n33_t64_i5,syev_stein_clusters_n33_t64_i5,ormqr_d_LN_st,syev_tridiag_d_st_n33_lv_t64_g_m30_stein_store$/);
   assert.match(run(from - 1), /^syev_(rows|warp|block)_/);   // a Jacobi design (rows at 32)
   // The QL designs where forced: one kernel (in shared memory at 33), the split design from splitFrom.
   assert.match(run(from, ql), /^syev_tridiag_d_st_n\d+_lv_t64_s_m30$/);
@@ -234,7 +234,7 @@ test('tridiagonal syev kernels compile for sm_90 without spills', { skip: NVCC_S
   assert.deepEqual(failures, [], failures.join('\n'));
 });
 
-test('the inverse-iteration design\'s launches: reduce (or load and panels with their GEMMs), values and vectors over ceil(n / 64) blocks a matrix, ormqr, store; no host read', () => {
+test('the inverse-iteration design\'s launches: reduce (or load and panels with their GEMMs), values and vectors over ceil(n / 64) blocks a matrix, clusters over one block a matrix, ormqr, store; no host read', () => {
   const { dev, launches } = recordingDevice();
   let reads = 0;
   const download = dev.download.bind(dev);
@@ -258,24 +258,34 @@ test('the inverse-iteration design\'s launches: reduce (or load and panels with 
       assert.match(entries[3 + 3 * k]!, /^gemm_/);
       assert.deepEqual(launches[1 + 3 * k]!.args[3], { type: 'i32', value: STEIN_NB * k }, 'the panel\'s first column');
     }
-    assert.deepEqual(rest.slice(0, 2), [tridiagSteinSource(p.values).entry, tridiagSteinSource(p.vectors!).entry]);
-    assert.match(rest[2]!, /^(ormqr_|wy_factor_)/, 'ormqr: its shared-memory kernel or its blocked WY steps');
+    assert.ok(p.clusters !== undefined, 'a clusters kernel with the vectors');
+    assert.deepEqual(rest.slice(0, 3), [tridiagSteinSource(p.values).entry, tridiagSteinSource(p.vectors!).entry, tridiagSteinSource(p.clusters).entry]);
+    assert.match(rest[2]!, /^syev_stein_clusters_n\d+_t\d+_i\d+$/);
+    assert.match(rest[3]!, /^(ormqr_|wy_factor_)/, 'ormqr: its shared-memory kernel or its blocked WY steps');
     assert.equal(rest.at(-1), syevTridiagSource(p.store).entry);
     const parts = steinParts(p.values);
     assert.equal(parts, Math.ceil(n / 64));
-    for (const x of launches.filter((l) => l.entry.startsWith('syev_stein_')))
+    assert.equal(steinParts(p.clusters), 1);
+    assert.equal(p.clusters.threads, Math.min(256, 32 * Math.ceil(n / 32)));
+    const stein = launches.filter((l) => l.entry.startsWith('syev_stein_'));
+    assert.deepEqual(stein.map((x) => x.entry.split('_')[2]), ['values', 'vectors', 'clusters']);
+    for (const x of stein.slice(0, 2))
       assert.deepEqual([x.config.grid, x.config.block], [[count * parts, 1, 1], [p.values.threads, 1, 1]]);
+    assert.deepEqual([stein[2]!.config.grid, stein[2]!.config.block], [[count, 1, 1], [p.clusters.threads, 1, 1]]);
+    // The three take the same slices, first and count.
+    for (const x of stein) assert.deepEqual(x.args, stein[0]!.args);
   }
   assert.equal(reads, 0, 'no read back to the host');
   // The sources: distinct per stage, size and iteration limit; the values kernel has no inverse iteration.
   const p = planSyevStein({ dtype: 'float64', n: 200, uplo: 'lower', vectors: true, kind: 'strided', sharedLimit: H100_SHARED }, TUNING);
-  const kernels = [p.values, p.vectors!, { ...p.vectors!, maxits: 3 }, { ...p.vectors!, n: 201 }].map((x) => tridiagSteinSource(x));
+  const kernels = [p.values, p.vectors!, { ...p.vectors!, maxits: 3 }, { ...p.vectors!, n: 201 }, p.clusters!].map((x) => tridiagSteinSource(x));
   assert.equal(new Set(kernels.map((k) => k.entry)).size, kernels.length);
   assert.doesNotMatch(kernels[0]!.source, /solveShifted/);
   assert.match(kernels[1]!.source, /solveShifted/);
   // Values only: from steinPanelFrom (forced: anywhere), the panels and the values kernel, no vectors kernel and no ormqr.
   const values = planSyevStein({ dtype: 'float64', n: 64, uplo: 'lower', vectors: false, kind: 'strided' }, TUNING);
   assert.equal(values.vectors, undefined);
+  assert.equal(values.clusters, undefined);
   assert.equal(values.store.vectors, false);
   assert.deepEqual([TUNING.steinPanelFrom - 1, TUNING.steinPanelFrom].map((n) => tridiagSteins({ n, vectors: false }, TUNING)), [false, true]);
   const a = dev.alloc('float64', 300 * 300 * 2), w = dev.alloc('float64', 600), info = dev.alloc('int32', 2);

@@ -28,6 +28,7 @@ import {
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import { eigenResidual, frob, mat, orthoResidual, symmetricCase, type Mat, type SymKind } from '../helpers/jacobi-checks.js';
 import { Rng } from '../helpers/random.js';
+import { clustersKernelDefines } from '../helpers/stein-clusters.js';
 
 const skip = process.env['MYRIAD_HOST_EMULATION'] === '1'
   ? (spawnSync('g++', ['--version']).status === 0 ? undefined : 'g++ not on PATH')
@@ -61,7 +62,8 @@ function build(dir: string, p: SyevSteinPlan): string {
   const [r, w, s, v, pn] = ['reduce.cu', 'values.cu', 'store.cu', 'vectors.cu', 'panel.cu'].map(entry);
   const exe = join(dir, `stein-${w}-${p.reduce.dtype}-${p.reduce.uplo}${v === undefined ? '-values' : ''}${pn === undefined ? '' : '-panel'}`);
   const io = p.reduce.dtype === 'float32' ? ['-DIO=float'] : [];
-  execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DREDUCE=${r}`, `-DVALUES=${w}`, ...(v === undefined ? [] : [`-DVECTORS=${v}`]), `-DSTORE=${s}`, ...(pn === undefined ? [] : [`-DPANEL=${pn}`]), ...io, `-I${dir}`, HARNESS, '-o', exe]);
+  const clusters = clustersKernelDefines(dir, p.clusters);
+  execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DREDUCE=${r}`, `-DVALUES=${w}`, ...(v === undefined ? [] : [`-DVECTORS=${v}`]), ...clusters, `-DSTORE=${s}`, ...(pn === undefined ? [] : [`-DPANEL=${pn}`]), ...io, `-I${dir}`, HARNESS, '-o', exe]);
   return exe;
 }
 

@@ -4,7 +4,7 @@
  * (m < n) and computes in float64 for complex64 data; the store writes U and VT only where asked,
  * VT conjugated; the plan (threads, the tridiag family's upper-half kernels, the bidiag family's
  * vectors kernel, the slices) and its errors; the launcher's launches on a recording device (reduce,
- * values, vectors, the bidiag vectors kernel, widen, unmqr on views of the complex slices for the
+ * values, vectors, clusters, the bidiag vectors kernel, widen, unmqr on views of the complex slices for the
  * sides the job needs, store; chunks; list batches by pointer tables; no host read); the router's
  * route; and (where nvcc is installed) the kernels compile for sm_90 without spills at k = 33, 100, 512.
  */
@@ -101,7 +101,7 @@ describe('the plan', () => {
   });
 });
 
-test('the launcher: reduce, the Golub-Kahan kernels, widen, unmqr on the complex slices for the sides asked, store; chunks; lists; no host read', () => {
+test('the launcher: reduce, the Golub-Kahan kernels (values, vectors, clusters), widen, unmqr on the complex slices for the sides asked, store; chunks; lists; no host read', () => {
   const { dev, launches } = recordingDevice();
   let reads = 0;
   const download = dev.download.bind(dev);
@@ -122,7 +122,7 @@ test('the launcher: reduce, the Golub-Kahan kernels, widen, unmqr on the complex
     const { left, right } = p.vectors;
     const entries = launches.map((x) => x.entry);
     const before = [zbidiagReduceSource(p.reduce).entry, tridiagSteinSource(p.stein.values).entry,
-      ...(p.stein.vectors === undefined ? [] : [tridiagSteinSource(p.stein.vectors).entry]), bidiagVectorsSource(p.vectors).entry,
+      ...(p.stein.vectors === undefined ? [] : [tridiagSteinSource(p.stein.vectors).entry, tridiagSteinSource(p.stein.clusters!).entry]), bidiagVectorsSource(p.vectors).entry,
       ...(p.widen === undefined ? [] : [zbidiagWidenSource(p.widen).entry])];
     assert.deepEqual(entries.slice(0, before.length), before, what);
     assert.equal(entries.at(-1), zbidiagStoreSource(p.store).entry, what);
@@ -140,6 +140,16 @@ test('the launcher: reduce, the Golub-Kahan kernels, widen, unmqr on the complex
     assert.equal(bslices - slices, 8 * count * p.slice, 'the bidiag slices after the tridiag slices');
     assert.deepEqual([12, 13, 14, 15].map((i) => num(store.args[i])), [slices, bslices, cslices, 0]);
     for (const x of launches.filter((l) => l.entry.startsWith('syev_stein_'))) assert.deepEqual(x.args.map(num), [slices, 0, count]);
+    // values and vectors over ceil(2k / threads) blocks a matrix; clusters (exactly with the vectors) right after the vectors, one block a matrix.
+    assert.equal(p.stein.clusters === undefined, p.stein.vectors === undefined, what);
+    const stein = launches.slice(1, 1 + (p.stein.vectors === undefined ? 1 : 3));
+    for (const x of stein.slice(0, 2))
+      assert.deepEqual([x.config.grid, x.config.block], [[count * steinParts(p.stein.values), 1, 1], [p.stein.values.threads, 1, 1]], what);
+    if (p.stein.clusters !== undefined) {
+      assert.equal(steinParts(p.stein.clusters), 1);
+      assert.equal(p.stein.clusters.threads, Math.min(256, 32 * Math.ceil(2 * k / 32)));
+      assert.deepEqual([stein[2]!.config.grid, stein[2]!.config.block], [[count, 1, 1], [p.stein.clusters.threads, 1, 1]], what);
+    }
     const bvec = launches.find((l) => l.entry.startsWith('gesvd_bidiag_vectors_'))!;
     assert.deepEqual(bvec.args.map(num), [slices, bslices, 0, count]);
     // unmqr's views: pairs of the complex slices (A, tau, C offsets from each matrix's slice, stride cslice / 2).
@@ -162,6 +172,20 @@ test('the launcher: reduce, the Golub-Kahan kernels, widen, unmqr on the complex
     const reduces = launches.filter((x) => x.entry.startsWith('zgesvd_bidiag_reduce_'));
     assert.deepEqual(reduces.map((x) => [x.config.grid[0], num(x.args[7])]), [[2, 0], [2, 2], [1, 4]]);
     assert.deepEqual(launches.filter((x) => x.entry.startsWith('zgesvd_bidiag_store_')).map((x) => num(x.args[15])), [0, 2, 4]);
+    // With vectors: each chunk's clusters launch right after its vectors launch, over the chunk's matrices.
+    const u = dev.alloc('float64', 2 * m * n * count), vt = dev.alloc('float64', 2 * n * n * count);
+    launches.length = 0;
+    complexGesvdBidiagCuda(dev, { a: strided(a, { rows: m, cols: n, count, dtype: 'complex128' }), s: strided(s, { rows: n, cols: 1, count }),
+      u: strided(u, { rows: m, cols: n, count, dtype: 'complex128' }), vt: strided(vt, { rows: n, cols: n, count, dtype: 'complex128' }), info },
+    { force: { chunkBytes: 2 * 8 * (p.slice + p.bslice + p.cslice) } });
+    const clusters = launches.filter((x) => x.entry.startsWith('syev_stein_clusters_'));
+    assert.deepEqual(clusters.map((x) => [x.entry, x.config.grid, x.config.block, num(x.args[1]), num(x.args[2])]),
+      [[0, 2], [2, 2], [4, 1]].map(([first, blocks]) => [tridiagSteinSource(p.stein.clusters!).entry, [blocks, 1, 1], [p.stein.clusters!.threads, 1, 1], first, count]));
+    for (const c of clusters) {
+      const v = launches[launches.indexOf(c) - 1]!;
+      assert.equal(v.entry, tridiagSteinSource(p.stein.vectors!).entry);
+      assert.deepEqual(c.args, v.args);
+    }
   }
   // A list batch: the pointer-form kernels.
   const [m, n] = [40, 36];

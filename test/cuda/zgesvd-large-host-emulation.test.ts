@@ -1,6 +1,6 @@
 /**
  * Opt-in (MYRIAD_HOST_EMULATION=1, needs g++ with C++20): the complex bidiagonalization gesvd
- * (kernels/zbidiag/: zgebd2's reduction to a real bidiagonal, the tridiag family's values and vectors
+ * (kernels/zbidiag/: zgebd2's reduction to a real bidiagonal, the tridiag family's values, vectors and clusters
  * kernels on the upper half of the Golub-Kahan tridiagonal, the bidiag family's vectors kernel, the
  * widen and store kernels; U := Q_B U and V := P_B V in C++ between them where the GPU runs the zqr
  * family's unmqr) as the plan gives it, compiled for the host (test/helpers/zgesvd-bidiag-host-harness.cpp)
@@ -29,6 +29,7 @@ import { get, multiply, op, type Z } from '../helpers/complex.js';
 import { GENERAL_KINDS, generalCase, svdResidual, unitaryResidual, type GeneralKind } from '../helpers/zjacobi-cases.js';
 import { compileHarnesses, HOST_EMULATION_SKIP, parseHarnessNumber } from '../helpers/recording-device.js';
 import { Rng } from '../helpers/random.js';
+import { clustersKernelDefines } from '../helpers/stein-clusters.js';
 
 const skip = HOST_EMULATION_SKIP;
 const HARNESS = resolve('test/helpers/zgesvd-bidiag-host-harness.cpp');
@@ -69,8 +70,10 @@ function prepare(c: Case, index: number, root: string): Prepared {
   for (const [f, s] of files) if (s !== undefined) writeFileSync(join(dir, f), s.source);
   const entry = (f: string): string | undefined => files.find(([name]) => name === f)?.[1]?.entry;
   const defines = [`-DREDUCE=${entry('reduce.cu')}`, `-DVALUES=${entry('values.cu')}`, `-DBVECTORS=${entry('bvectors.cu')}`, `-DSTORE=${entry('store.cu')}`,
-    ...(p.stein.vectors === undefined ? [] : [`-DVECTORS=${entry('vectors.cu')}`, `-DWIDEN=${entry('widen.cu')}`]), ...(dtype === 'float32' ? ['-DIO=float'] : [])];
+    ...(p.stein.vectors === undefined ? [] : [`-DVECTORS=${entry('vectors.cu')}`, `-DWIDEN=${entry('widen.cu')}`]),
+    ...clustersKernelDefines(dir, p.stein.clusters), ...(dtype === 'float32' ? ['-DIO=float'] : [])];
   assert.equal(p.stein.vectors === undefined, p.widen === undefined, 'widen exactly where the Golub-Kahan vectors are computed');
+  assert.equal(p.stein.vectors === undefined, p.stein.clusters === undefined, 'the clusters kernel exactly with the vectors kernel');
   // The matrices (rounded to the dtype) and one with NaN among them.
   const kinds = [...c.kinds];
   const rounded = (a: Z): Z => ({ ...a, d: a.d.map((x) => round(dtype, x)) });

@@ -2,8 +2,8 @@
  * The complex heev's tridiagonal design (kernels/zheev/) without a GPU: the generators are pure and
  * every parameter changes the source and the entry; the kernels read only the `uplo` triangle and
  * the diagonal's real parts, and write A only with vectors; the plan (threads, the tridiag family's
- * values and vectors kernels, the slices) and its errors; the launcher's launches on a recording
- * device (reduce, values, vectors, store; the workspace's real slices then complex slices; list
+ * values, vectors and clusters kernels, the slices) and its errors; the launcher's launches on a recording
+ * device (reduce, values, vectors, clusters, store; the workspace's real slices then complex slices; list
  * batches by pointer tables; no host read); the tridiag family's plan unchanged by the shared face;
  * and (where nvcc is installed) the kernels compile for sm_90 without spills.
  */
@@ -80,22 +80,24 @@ describe('the plan', () => {
       assert.deepEqual(complexSlice(n), { tau: 2 * n * n, slice: 2 * n * n + 2 * n });
     }
     assert.equal(plan(64, 'float64', false).stein.vectors, undefined, 'values only: no vectors kernel');
+    assert.equal(plan(64, 'float64', false).stein.clusters, undefined, 'values only: no clusters kernel');
     assert.equal(planZheevTridiag({ dtype: 'float32', n: 64, uplo: 'upper', vectors: true, kind: 'pointer' }, { force: { threads: 32, steinMaxits: 2 } }).stein.vectors!.maxits, 2);
     for (const [n, force, re] of [[0, {}, /1 <= n <= 512, got 0/], [513, {}, /got 513/], [64, { threads: 48 }, /threads 48/], [64, { steinMaxits: 0 }, /inverse iterations 0/]] as const)
       assert.throws(() => planZheevTridiag({ dtype: 'float64', n, uplo: 'lower', vectors: true, kind: 'strided' }, { force }), re);
   });
 
-  it("the tridiag family's inverse-iteration plan takes the same values and vectors kernels", () => {
+  it("the tridiag family's inverse-iteration plan takes the same values, vectors and clusters kernels", () => {
     const tuning = tuningFor('sm_90', 'tridiag');
     for (const n of [33, 100, 512]) {
       const p = planSyevStein({ dtype: 'float64', n, uplo: 'lower', vectors: true, kind: 'strided', sharedLimit: 227 * 1024 - 1024 }, tuning);
-      assert.deepEqual({ values: p.values, vectors: p.vectors }, planSteinKernels(n, true));
+      assert.deepEqual({ values: p.values, vectors: p.vectors, clusters: p.clusters }, planSteinKernels(n, true));
       assert.deepEqual(p.values, { stage: 'values', n, threads: Math.min(64, 32 * Math.ceil(n / 32)), maxits: 5 });
+      assert.deepEqual(p.clusters, { stage: 'clusters', n, threads: Math.min(256, 32 * Math.ceil(n / 32)), maxits: 5 });
     }
   });
 });
 
-test('the launcher: reduce, values, vectors, store per chunk over real then complex slices; lists by pointer tables; no host read', () => {
+test('the launcher: reduce, values, vectors, clusters, store per chunk over real then complex slices; lists by pointer tables; no host read', () => {
   const { dev, launches } = recordingDevice();
   let reads = 0;
   const download = dev.download.bind(dev);
@@ -109,7 +111,8 @@ test('the launcher: reduce, values, vectors, store per chunk over real then comp
     const p = planZheevTridiag({ dtype, n, uplo: 'upper', vectors: jobz === 'vectors', kind: 'strided' });
     const entries = launches.map((x) => x.entry);
     assert.deepEqual(entries, [zheevReduceSource(p.reduce).entry, tridiagSteinSource(p.stein.values).entry,
-      ...(p.stein.vectors === undefined ? [] : [tridiagSteinSource(p.stein.vectors).entry]), zheevStoreSource(p.store).entry], `n = ${n}`);
+      ...(p.stein.vectors === undefined ? [] : [tridiagSteinSource(p.stein.vectors).entry, tridiagSteinSource(p.stein.clusters!).entry]), zheevStoreSource(p.store).entry], `n = ${n}`);
+    assert.equal(p.stein.clusters === undefined, jobz === 'values', 'a clusters kernel exactly with the vectors');
     const [reduce, ...rest] = launches;
     const store = rest.at(-1)!;
     assert.deepEqual([reduce!.config.grid, reduce!.config.block], [[count, 1, 1], [p.reduce.threads, 1, 1]]);
@@ -120,9 +123,18 @@ test('the launcher: reduce, values, vectors, store per chunk over real then comp
     const slices = BigInt(num(reduce!.args[4])), complexSlices = BigInt(num(reduce!.args[5]));
     assert.equal(complexSlices - slices, BigInt(8 * count * p.slice), 'the complex slices after the chunk\'s real slices');
     assert.deepEqual([BigInt(num(store.args[8])), BigInt(num(store.args[9]))], [slices, complexSlices]);
-    for (const x of rest.slice(0, -1)) {
+    const stein = rest.slice(0, -1);
+    assert.equal(stein.length, jobz === 'vectors' ? 3 : 1);
+    for (const x of stein.slice(0, 2)) {
       assert.deepEqual([x.config.grid, x.config.block], [[count * steinParts(p.stein.values), 1, 1], [p.stein.values.threads, 1, 1]]);
       assert.deepEqual(x.args.map(num), [Number(slices), 0, count]);
+    }
+    if (jobz === 'vectors') {
+      // The clusters kernel: one block a matrix, its own threads, the same slices.
+      const clusters = stein[2]!;
+      assert.equal(steinParts(p.stein.clusters!), 1);
+      assert.deepEqual([clusters.config.grid, clusters.config.block], [[count, 1, 1], [p.stein.clusters!.threads, 1, 1]]);
+      assert.deepEqual(clusters.args.map(num), [Number(slices), 0, count]);
     }
   }
   // Chunks (forced: two matrices each): each chunk's launches from its first matrix, its complex slices after its own real slices.
@@ -132,11 +144,20 @@ test('the launcher: reduce, values, vectors, store per chunk over real then comp
     launches.length = 0;
     complexHeevTridiagCuda(dev, { jobz: 'vectors', uplo: 'lower', a: strided(a, { rows: n, count, dtype: 'complex128' }), w: strided(w, { rows: n, cols: 1, count }), info },
       { force: { chunkBytes: 2 * 8 * (p.slice + p.cslice) } });
-    assert.equal(launches.length, 12, 'three chunks of four launches');
+    assert.equal(launches.length, 15, 'three chunks of five launches');
     const reduces = launches.filter((x) => x.entry.startsWith('zheev_tridiag_reduce_'));
     assert.deepEqual(reduces.map((x) => [x.config.grid[0], num(x.args[6])]), [[2, 0], [2, 2], [1, 4]]);
     for (const r of reduces) assert.equal(num(r.args[5]) - num(r.args[4]), 8 * r.config.grid[0] * p.slice);
-    assert.deepEqual(launches.filter((x) => x.entry.startsWith('syev_stein_')).map((x) => num(x.args[1])), [0, 0, 2, 2, 4, 4]);
+    assert.deepEqual(launches.filter((x) => x.entry.startsWith('syev_stein_')).map((x) => num(x.args[1])), [0, 0, 0, 2, 2, 2, 4, 4, 4]);
+    const clusters = launches.filter((x) => x.entry.startsWith('syev_stein_clusters_'));
+    assert.deepEqual(clusters.map((x) => [x.entry, x.config.grid, x.config.block, num(x.args[1]), num(x.args[2])]),
+      [[0, 2], [2, 2], [4, 1]].map(([first, blocks]) => [tridiagSteinSource(p.stein.clusters!).entry, [blocks, 1, 1], [p.stein.clusters!.threads, 1, 1], first, count]));
+    // Each chunk's clusters launch right after its vectors launch, on the same slices.
+    for (const c of clusters) {
+      const v = launches[launches.indexOf(c) - 1]!;
+      assert.match(v.entry, /^syev_stein_vectors_/);
+      assert.deepEqual(c.args, v.args);
+    }
     assert.deepEqual(launches.filter((x) => x.entry.startsWith('zheev_tridiag_store_')).map((x) => num(x.args[10])), [0, 2, 4]);
   }
   // A list batch: the pointer-form kernels.

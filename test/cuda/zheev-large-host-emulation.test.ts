@@ -1,6 +1,6 @@
 /**
  * Opt-in (MYRIAD_HOST_EMULATION=1, needs g++ with C++20): complex heev above order 32 (kernels/zheev/:
- * the reduction to a real tridiagonal, the tridiag family's values and vectors kernels, V = Q Z and
+ * the reduction to a real tridiagonal, the tridiag family's values, vectors and clusters kernels, V = Q Z and
  * the store; complex128 and complex64, lower and upper, with and without vectors) as its launcher
  * plans and launches it on a device that records the kernels, their launches and the pointer tables
  * it uploads, compiled as C++ for the host (test/helpers/zheev-large-host-harness.cpp) and run a
@@ -32,6 +32,7 @@ import type { Uplo } from '../../src/core/enums.js';
 import type { Storage } from '../../src/core/storage.js';
 import { cpuHeevComplex } from '../../src/cpu/complex/zheev.js';
 import { complexHeevTridiagCuda, complexSlice, planZheevTridiag, type ZheevForce } from '../../src/cuda/kernels/zheev/index.js';
+import { tridiagSteinSource } from '../../src/cuda/kernels/tridiag/index.js';
 import type { DeviceArray } from '../../src/cuda/runtime/types.js';
 import { get, hermitianFrom, randomHermitian, set, zeros, type Z } from '../helpers/complex.js';
 import { HERMITIAN_KINDS, hermitianCase, heevResidual, unitaryResidual, type HermitianKind } from '../helpers/zjacobi-cases.js';
@@ -122,25 +123,35 @@ function prepare(c: Case, index: number, root: string): Prepared {
     : { a: strided(s, { rows: n, cols: n, ld, stride, offset: aOff[0]!, count, dtype }), w: strided(s, { rows: n, cols: 1, ld: n, stride: n + 3, offset: wStart, count }) };
   const dv = batches(data, type);
   complexHeevTridiagCuda(dev, { jobz: c.vectors ? 'vectors' : 'values', uplo: c.uplo, a: dv.a, w: dv.w, info }, { force: c.force });
-  // The launches per chunk: reduce, values, (vectors), store.
+  // The launches per chunk: reduce, values, (vectors, clusters), store.
   const entries = recorded.map((r) => r.src.entry);
-  const per = c.vectors ? 4 : 3;
+  const per = c.vectors ? 5 : 3;
   assert.equal(recorded.length % per, 0, `launches ${entries.join(', ')}`);
   const num = (r: Recorded, k: number): bigint => BigInt(r.args[k]!.value as number | bigint);
   const chunks: [number, number][] = [];
-  const { slice } = planZheevTridiag({ dtype: c.dtype, n, uplo: c.uplo, vectors: c.vectors, kind: c.form === 'list' ? 'pointer' : 'strided' }, { force: c.force });
+  const plan = planZheevTridiag({ dtype: c.dtype, n, uplo: c.uplo, vectors: c.vectors, kind: c.form === 'list' ? 'pointer' : 'strided' }, { force: c.force });
+  const { slice } = plan;
+  assert.equal(plan.stein.clusters === undefined, !c.vectors, 'a clusters kernel exactly with the vectors');
   for (let k = 0; k < recorded.length; k += per) {
     const [reduce, values, ...rest] = recorded.slice(k, k + per) as [Recorded, Recorded, ...Recorded[]];
     const store = rest[rest.length - 1]!;
     const vectors = c.vectors ? rest[0] : undefined;
+    const clusters = c.vectors ? rest[1] : undefined;
     assert.match(reduce.src.entry, /^zheev_tridiag_reduce_/);
     assert.match(values.src.entry, /^syev_stein_values_/);
     if (vectors !== undefined) assert.match(vectors.src.entry, /^syev_stein_vectors_/);
+    if (clusters !== undefined) assert.match(clusters.src.entry, /^syev_stein_clusters_/);
     assert.match(store.src.entry, /^zheev_tridiag_store_/);
     // The slices: the stein kernels get the reduce's real slices, the store both of the reduce's; the chunk's first matrix to all.
     const blocks = reduce.config.grid[0];
     assert.equal(num(reduce, 5) - num(reduce, 4), BigInt(8 * blocks * slice), 'the complex slices after the chunk\'s real slices');
-    for (const r of [values, ...(vectors === undefined ? [] : [vectors])]) assert.deepEqual([num(r, 0), num(r, 1)], [num(reduce, 4), num(reduce, 6)]);
+    for (const r of [values, ...(vectors === undefined ? [] : [vectors]), ...(clusters === undefined ? [] : [clusters])]) assert.deepEqual([num(r, 0), num(r, 1)], [num(reduce, 4), num(reduce, 6)]);
+    if (clusters !== undefined) {
+      // The clusters kernel: the plan's, one block a matrix of the chunk, the vectors kernel's arguments.
+      assert.equal(clusters.src.entry, tridiagSteinSource(plan.stein.clusters!).entry);
+      assert.deepEqual([clusters.config.grid, clusters.config.block], [[blocks, 1, 1], [plan.stein.clusters!.threads, 1, 1]]);
+      assert.deepEqual(clusters.args, vectors!.args);
+    }
     assert.deepEqual([num(store, 8), num(store, 9), num(store, 10)], [num(reduce, 4), num(reduce, 5), num(reduce, 6)]);
     assert.equal(Number(num(reduce, 6)), chunks.reduce((t, [, b]) => t + b, 0), 'chunks in order');
     chunks.push([Number(num(reduce, 6)), blocks]);
@@ -149,6 +160,7 @@ function prepare(c: Case, index: number, root: string): Prepared {
   if (c.force?.chunkBytes !== undefined) assert.ok(chunks.length > 1, 'several chunks');
   const [reduce, values] = recorded as [Recorded, Recorded];
   const vectors = c.vectors ? recorded[2] : undefined;
+  const clusters = c.vectors ? recorded[3] : undefined;
   const store = recorded[per - 1]!;
   const opA = operandLine(store, 0, 2 * elementBytes);
   const opW = operandLine(store, 1, elementBytes);
@@ -167,9 +179,10 @@ function prepare(c: Case, index: number, root: string): Prepared {
 
   const dir = join(root, `case${index}`);
   mkdirSync(dir, { recursive: true });
-  const files: [string, Recorded | undefined][] = [['reduce.cu', reduce], ['values.cu', values], ['vectors.cu', vectors], ['store.cu', store]];
+  const files: [string, Recorded | undefined][] = [['reduce.cu', reduce], ['values.cu', values], ['vectors.cu', vectors], ['clusters.cu', clusters], ['store.cu', store]];
   for (const [f, r] of files) if (r !== undefined) writeFileSync(join(dir, f), r.src.source);
   const defines = [`-DREDUCE=${reduce.src.entry}`, `-DVALUES=${values.src.entry}`, `-DSTORE=${store.src.entry}`, ...(vectors === undefined ? [] : [`-DVECTORS=${vectors.src.entry}`]),
+    ...(clusters === undefined ? [] : [`-DCLUSTERS=${clusters.src.entry}`, `-DCLUSTER_THREADS=${clusters.config.block[0]}`]),
     ...(opA.pointer ? ['-DPA'] : []), ...(c.dtype === 'float32' ? ['-DIO=float'] : [])];
   return { c, dir, exe: join(dir, 'h'), defines, input, what: store.src.entry, count, kinds, buf, mats, aOff, ld, wOff, refW, refInfo };
 }

@@ -3,7 +3,8 @@
  * usable): against the CPU reference (info; eigenvalues within n eps ||A||) and by the
  * residuals ||A V - V W|| / (n eps ||A||) and ||V^T V - I|| / (n eps) < 30; n = 33 ... 40, 47, 64,
  * 100, 128, 256, 512, both dtypes, both triangles, values and vectors, random, clustered, repeated,
- * diagonal, zero, graded and rank-deficient matrices, NaN among good ones, odd ld and stride with
+ * diagonal, zero, graded and rank-deficient matrices, spectra that are mostly one cluster
+ * (diagonally dominant, or half within 1e-9: the clusters kernel), NaN among good ones, odd ld and stride with
  * NaN padding that must come back untouched (and the unread triangle NaN); the working matrix in
  * shared memory and (forced) in the global workspace, fewer threads than rows, a list batch, the
  * route through the router, and large batches (the workspace in chunks).
@@ -44,6 +45,15 @@ test('tridiagonal syev: n = 33 ... 40, 47, 64, 100, 128, 256, 512, both dtypes a
       if ([33, 40, 47, 64, 128, 256, 512].includes(n)) checkSyev(dev, rng, dtype, n, countFor(n), false, n % 2 === 0 ? 'upper' : 'lower', direct(dev));
     }
 });
+
+test('tridiagonal syev on spectra that are mostly one cluster (diagonally dominant; half within 1e-9): n = 40, 64, 130, 256, 512, both dtypes, vectors, the clusters kernel past SERIAL_CLUSTER', { skip, timeout: 600_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(1720);
+  for (const dtype of ['float64', 'float32'] as const)
+    for (const n of [40, 64, 130, 256, 512]) {
+      checkSyevOnGpu(dev, rng, dtype, n, 4, true, n % 2 === 0 ? 'lower' : 'upper', direct(dev), { kinds: ['dominant', 'tight', 'random'], valueLimit: 1, nanVectors: true, label: 'tridiag clusters' });
+    }
+  });
 
 test('tridiagonal syev forced: the global workspace, fewer threads than rows, a list batch, the route through the router', { skip, timeout: 600_000 }, () => {
   const dev = gpu();

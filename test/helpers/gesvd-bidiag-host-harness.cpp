@@ -12,6 +12,7 @@
 // the blocked reduction follows it: panels of nb columns (argv 9) at 0, nb, ... below `from` (argv 10),
 // each followed by W(p1:M, p1:K) -= V Y^T + X U in plain C++ (the GPU runs two GEMMs there), then the
 // tail stage.
+// With -DCLUSTERS=<entry> -DCLUSTER_THREADS=<t> (and clusters.cu): the clusters kernel after the vectors kernel.
 // Used by test/cuda/gesvd-bidiag-host-emulation.test.ts.
 #include "cuda-host-warp.h"
 using std::fma; using std::sqrt; using std::fabs; using std::ilogb; using std::ldexp; using std::copysign;
@@ -45,6 +46,11 @@ namespace bvec {
 namespace sto {
 #include "store.cu"
 }
+#ifdef CLUSTERS
+namespace clu {
+#include "clusters.cu"
+}
+#endif
 #ifndef IO
 #define IO real
 #endif
@@ -115,6 +121,11 @@ int main(int argc, char** argv) {
 #ifdef VECTORS
   for (unsigned x = 0; x < count * parts; ++x)
     launch_block(x, 0, sx, [&] { vec::VECTORS(work.data(), 0LL, (int)count); });
+#endif
+#ifdef CLUSTERS
+  blockDim.x = CLUSTER_THREADS; gridDim.x = count;
+  for (unsigned x = 0; x < count; ++x)
+    launch_block(x, 0, CLUSTER_THREADS, [&] { clu::CLUSTERS(work.data(), 0LL, (int)count); });
 #endif
   blockDim.x = vx; gridDim.x = count;
   for (unsigned x = 0; x < count; ++x)

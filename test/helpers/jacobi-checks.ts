@@ -119,7 +119,14 @@ export function svdResidual(a: Mat, u: Mat, s: ArrayLike<number>, vt: Mat, eps: 
 
 /** The named kinds of test matrices for syev, n x n symmetric. */
 export const SYM_KINDS = ['random', 'clustered', 'repeated', 'diagonal', 'zero', 'graded', 'rank-deficient'] as const;
-export type SymKind = (typeof SYM_KINDS)[number];
+/**
+ * Kinds whose tridiagonal does not split but whose spectrum is mostly one cluster in dstein's sense
+ * (eigenvalues within 1e-3 ||T|| of their neighbours): 'dominant', diagonal n + |r| and off-diagonal
+ * r uniform in (-1, 1) (from n ~ 200 nearly every eigenvalue joins one cluster); 'tight', half the
+ * eigenvalues within 1e-9 of each other, the rest spread. Not in SYM_KINDS: tests ask for them.
+ */
+export const CLUSTER_KINDS = ['dominant', 'tight'] as const;
+export type SymKind = (typeof SYM_KINDS)[number] | (typeof CLUSTER_KINDS)[number];
 
 /** A symmetric matrix of `kind` and, where known by construction, its eigenvalues (ascending). */
 export function symmetricCase(rng: Rng, kind: SymKind, n: number): { a: Mat; spectrum?: number[] } {
@@ -152,6 +159,15 @@ export function symmetricCase(rng: Rng, kind: SymKind, n: number): { a: Mat; spe
       const r = Math.max(1, Math.floor(n / 3));
       const x = randomMat(rng, n, r);
       return { a: symmetrize(mul(x, x, false, true)) };
+    }
+    case 'dominant': {
+      const a = symmetrize(randomMat(rng, n, n));
+      for (let i = 0; i < n; i++) a.d[i + i * n] = n + Math.abs(rng.uniform(-1, 1));
+      return { a };
+    }
+    case 'tight': {
+      const d = Array.from({ length: n }, (_, i) => (i < n / 2 ? 1 + 1e-9 * i : rng.uniform(-2, 2)));
+      return { a: withSpectrum(rng, d), spectrum: sorted(d) };
     }
   }
 }

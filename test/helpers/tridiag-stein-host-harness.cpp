@@ -11,6 +11,7 @@
 // argv: the slice's offsets of tau, V and Wb.
 // stdout: info (count), W (count * n), A (count * strideA).
 // -DIO=float: the data's element type where the kernels compute in double.
+// With -DCLUSTERS=<entry> -DCLUSTER_THREADS=<t> (and clusters.cu): the clusters kernel after the vectors kernel.
 // Used by test/cuda/tridiag-stein-host-emulation.test.ts.
 #include "cuda-host-warp.h"
 using std::fma; using std::sqrt; using std::fabs; using std::ilogb; using std::ldexp; using std::hypot; using std::copysign;
@@ -39,6 +40,11 @@ namespace vec {
 #ifdef PANEL
 namespace pan {
 #include "panel.cu"
+}
+#endif
+#ifdef CLUSTERS
+namespace clu {
+#include "clusters.cu"
 }
 #endif
 #ifndef IO
@@ -88,6 +94,11 @@ int main(int argc, char** argv) {
 #ifdef VECTORS
   for (unsigned x = 0; x < count * parts; ++x)
     launch_block(x, 0, sx, [&] { vec::VECTORS(work.data(), 0LL, (int)count); });
+#endif
+#ifdef CLUSTERS
+  blockDim.x = CLUSTER_THREADS; gridDim.x = count;
+  for (unsigned x = 0; x < count; ++x)
+    launch_block(x, 0, CLUSTER_THREADS, [&] { clu::CLUSTERS(work.data(), 0LL, (int)count); });
 #endif
   blockDim.x = bx; gridDim.x = count;
   // V := H(0) ... H(n-3) V per matrix: reflector i has 1 at row i + 1 and its tail in Z(i+2:n, i).

@@ -10,6 +10,7 @@
 // argv: the complex slice's offsets of W, UB, VB, PM, tauq, taup (reals); the tridiag slice's hdr; left (0/1), right (0/1).
 // stdout: info (count), S (count * k), U (count * m * k pairs, ld m), VT (count * k * n pairs, ld k), a number a line.
 // -DIO=float: the data's element type where the kernels compute in double.
+// With -DCLUSTERS=<entry> -DCLUSTER_THREADS=<t> (and clusters.cu): the clusters kernel after the vectors kernel.
 // Used by test/cuda/zgesvd-large-host-emulation.test.ts.
 #include "cuda-host-warp.h"
 #include <complex>
@@ -39,6 +40,11 @@ namespace bvec {
 namespace sto {
 #include "store.cu"
 }
+#ifdef CLUSTERS
+namespace clu {
+#include "clusters.cu"
+}
+#endif
 #ifndef IO
 #define IO real
 #endif
@@ -85,6 +91,11 @@ int main(int argc, char** argv) {
 #ifdef VECTORS
   for (unsigned x = 0; x < count * parts; ++x)
     launch_block(x, 0, sx, [&] { vec::VECTORS(work.data(), 0LL, (int)count); });
+#endif
+#ifdef CLUSTERS
+  blockDim.x = CLUSTER_THREADS; gridDim.x = count;
+  for (unsigned x = 0; x < count; ++x)
+    launch_block(x, 0, CLUSTER_THREADS, [&] { clu::CLUSTERS(work.data(), 0LL, (int)count); });
 #endif
   blockDim.x = vx; gridDim.x = count;
   for (unsigned x = 0; x < count; ++x)

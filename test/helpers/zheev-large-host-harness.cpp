@@ -7,6 +7,7 @@
 // A and W lie in one buffer of IO (double, or float with -DIO=float): A's matrices at pair offsets,
 // W's at real offsets. -DPA: both operands in the pointer form (arrays of host addresses into the
 // buffer, one per matrix), else strided.
+// With -DCLUSTERS=<entry> -DCLUSTER_THREADS=<t> (and clusters.cu): the clusters kernel after the vectors kernel.
 // stdin: count threads steinThreads parts storeThreads storeParts len chunks, then the chunks' first matrix and matrices
 // (first blocks each), then per operand (A, W) offset stride ld and, in the pointer form, count
 // element offsets, then len numbers (the buffer). stdout: the buffer, then count info values. Used by test/cuda/zheev-large-host-emulation.test.ts.
@@ -30,6 +31,11 @@ namespace val {
 #ifdef VECTORS
 namespace vec {
 #include "vectors.cu"
+}
+#endif
+#ifdef CLUSTERS
+namespace clu {
+#include "clusters.cu"
 }
 #endif
 #ifndef IO
@@ -88,6 +94,11 @@ int main() {
 #ifdef VECTORS
     for (unsigned x = 0; x < nb * parts; ++x)
       launch_block(x, 0, sx, [&] { vec::VECTORS(work, first, (int)count); });
+#endif
+#ifdef CLUSTERS
+    blockDim.x = CLUSTER_THREADS; gridDim.x = nb;
+    for (unsigned x = 0; x < nb; ++x)
+      launch_block(x, 0, CLUSTER_THREADS, [&] { clu::CLUSTERS(work, first, (int)count); });
 #endif
     blockDim.x = tx; gridDim.x = nb; gridDim.y = tparts;
     for (unsigned y = 0; y < tparts; ++y) for (unsigned x = 0; x < nb; ++x)

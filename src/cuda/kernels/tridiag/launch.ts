@@ -124,17 +124,17 @@ function steinGroup(dev: GpuDevice, g: SyevGroup, p: SyevSteinPlan, chunkBytes?:
 }
 
 /**
- * The inverse-iteration design's values and (where planned) vectors kernels over a chunk of `blocks`
+ * The inverse-iteration design's values and (where planned) vectors and clusters kernels over a chunk of `blocks`
  * slices (snippets.ts `steinSlice`, one after another from `slices`) whose tridiagonal (d, e, d_{n-1}
  * in Z's last element), failure and convergence flags are already filled, matrices first ... first +
  * blocks - 1 of a group of `count`: the eigenvalues into lam, the tridiagonal's eigenvectors into V.
  */
 export function steinOnSlices(dev: GpuDevice, k: SteinKernels, slices: bigint, first: number, count: number, blocks: number): void {
-  const values = kernelFor(dev, 'syev-tridiag-stein', k.values, () => tridiagSteinSource(k.values));
-  const vectors = k.vectors === undefined ? undefined : kernelFor(dev, 'syev-tridiag-stein', k.vectors, () => tridiagSteinSource(k.vectors!));
-  const launches = k.vectors === undefined ? [[values, k.values] as const] : [[values, k.values] as const, [vectors!, k.vectors] as const];
-  for (const [kernel, params] of launches)
+  const stages = [k.values, ...(k.vectors === undefined ? [] : [k.vectors]), ...(k.clusters === undefined ? [] : [k.clusters])];
+  for (const params of stages) {
+    const kernel = kernelFor(dev, 'syev-tridiag-stein', params, () => tridiagSteinSource(params));
     kernel.launch({ grid: [blocks * steinParts(params), 1, 1], block: [params.threads, 1, 1], sharedBytes: 0 }, [arg.ptr(slices), arg.i64(first), arg.i32(count)]);
+  }
 }
 
 export function syevTridiagCuda(dev: GpuDevice, r: SyevRequest<DeviceArray, DeviceArray>, opts: TridiagOptions = {}): void {

@@ -49,11 +49,12 @@ export interface TridiagPanelParams {
  * The inverse-iteration design's kernels on the tridiagonal (generate-stein.ts), a thread per
  * eigenvalue, `threads` a block, ceil(n / threads) blocks per matrix: stage 'values', eigenvalue k by
  * bisection on its unreduced block; stage 'vectors', eigenvector k by inverse iteration (dstein), the
- * eigenvectors of a cluster by one thread in turn, `maxits` iterations at most (dstein's MAXITS), then
- * the matrix reports no convergence.
+ * eigenvectors of a cluster of at most SERIAL_CLUSTER by one thread in turn, `maxits` iterations at
+ * most (dstein's MAXITS), then the matrix reports no convergence; stage 'clusters' (one block a
+ * matrix), the larger clusters' eigenvectors by the whole block in turn.
  */
 export interface TridiagSteinParams {
-  readonly stage: 'values' | 'vectors';
+  readonly stage: 'values' | 'vectors' | 'clusters';
   readonly n: number;
   readonly threads: number;
   readonly maxits: number;
@@ -67,17 +68,19 @@ export interface TridiagSteinParams {
   readonly upperHalf?: true;
 }
 
-/** The inverse-iteration design's kernels on the tridiagonal: values, and vectors where asked (plan.ts `planSteinKernels`). */
+/** The inverse-iteration design's kernels on the tridiagonal: values, and vectors and clusters where asked (plan.ts `planSteinKernels`). */
 export interface SteinKernels {
   readonly values: TridiagSteinParams;
   /** Absent: values only. */
   readonly vectors?: TridiagSteinParams;
+  /** With vectors: the clusters the vectors kernel leaves (more than SERIAL_CLUSTER vectors), one block a matrix. */
+  readonly clusters?: TridiagSteinParams;
 }
 
 /**
  * The inverse-iteration design's launches for one group: reduce (stage 'reduce': dsytd2 in one
  * kernel; or stage 'load' and, with `panel`, the blocked reduction's panels and GEMMs), values,
- * vectors, ormqr (V := Q V), store.
+ * vectors, clusters, ormqr (V := Q V), store.
  */
 export interface SyevSteinPlan {
   readonly reduce: SyevTridiagParams;
@@ -85,6 +88,8 @@ export interface SyevSteinPlan {
   readonly values: TridiagSteinParams;
   /** Absent: values only (no vectors kernel, no ormqr). */
   readonly vectors?: TridiagSteinParams;
+  /** With vectors: the clusters kernel, right after the vectors kernel. */
+  readonly clusters?: TridiagSteinParams;
   readonly store: SyevTridiagParams;
   /** float64 elements per matrix (snippets.ts `steinSlice`). */
   readonly slice: number;

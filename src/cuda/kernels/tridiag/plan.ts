@@ -14,7 +14,7 @@ import type { TridiagTuning } from '../../model/tuning/index.js';
 import type { OperandKind } from '../common/batch-pointer.js';
 import { applySharedBytes } from './generate-apply.js';
 import { tridiagLayout } from './generate-syev.js';
-import type { SteinKernels, SyevSplitPlan, SyevSteinPlan, SyevTridiagParams, TridiagForce } from './params.js';
+import type { SteinKernels, SyevSplitPlan, SyevSteinPlan, SyevTridiagParams, TridiagForce, TridiagSteinParams } from './params.js';
 import { STEIN_NB, splitSlice, steinSlice } from './snippets.js';
 
 /** The largest n the kernel is planned for (the GPU's syev coverage, as the Jacobi designs'). */
@@ -122,6 +122,9 @@ export function tridiagSteins(pr: Pick<TridiagProblem, 'n' | 'vectors'>, tuning:
 /** Threads a block of the inverse-iteration design's values and vectors kernels (a thread per eigenvalue). */
 export const STEIN_THREADS = 64;
 
+/** Threads of the clusters kernel's block (one a matrix): its rows and a cluster's earlier vectors spread over them. */
+export const STEIN_CLUSTER_THREADS = 256;
+
 /**
  * The inverse-iteration design's launches: reduce (unblocked, or from the table's `steinPanelFrom`
  * the load stage and the blocked reduction's panels of STEIN_NB columns) and store with the
@@ -160,5 +163,8 @@ export function planSteinKernels(n: number, vectors: boolean, maxits: number = S
   if (!Number.isInteger(maxits) || maxits < 1 || maxits > 100) throw new MyriadError('UNSUPPORTED', `inverse iterations ${maxits} must be within 1 ... 100`, 'force.steinMaxits');
   const threads = Math.min(STEIN_THREADS, 32 * Math.ceil(n / 32));
   const half = upperHalf ? { upperHalf: true as const } : {};
-  return { values: { stage: 'values', n, threads, maxits, ...half }, ...(vectors ? { vectors: { stage: 'vectors', n, threads, maxits, ...half } } : {}) };
+  const values: TridiagSteinParams = { stage: 'values', n, threads, maxits, ...half };
+  if (!vectors) return { values };
+  const clusterThreads = Math.min(STEIN_CLUSTER_THREADS, 32 * Math.ceil(n / 32));
+  return { values, vectors: { stage: 'vectors', n, threads, maxits, ...half }, clusters: { stage: 'clusters', n, threads: clusterThreads, maxits, ...half } };
 }
