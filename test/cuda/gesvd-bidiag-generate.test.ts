@@ -20,6 +20,7 @@ import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import { ROUTES } from '../../src/cuda/router.js';
 import { recordingDevice } from '../helpers/fake-gpus.js';
 import { NVCC_SKIP, compileFailures, compileForSm90 } from '../helpers/nvcc.js';
+import { assertClustersAfterVectors } from '../helpers/stein-clusters.js';
 
 const tuning = tuningFor('sm_90', 'bidiag');
 const plan = (m: number, n: number, dtype: DType = 'float64', wantU = true, wantVt = true, force?: BidiagForce) =>
@@ -214,14 +215,7 @@ test('the launcher: reduce, values, vectors, clusters, the vectors kernel, ormqr
     launches.length = 0;
     gesvdBidiagCuda(dev, { a: strided(a, { rows: m, cols: n, count }), s: strided(s, { rows: k, cols: 1, count }), u: strided(u, { rows: m, cols: k, count }), vt: strided(vt, { rows: k, cols: n, count }), info },
       { force: { chunkBytes: 2 * 8 * (p.slice + p.bslice) } });
-    const clusters = launches.filter((x) => x.entry.startsWith('syev_stein_clusters_'));
-    assert.deepEqual(clusters.map((x) => [x.entry, x.config.grid, x.config.block, num(x.args[1]), num(x.args[2])]),
-      [[0, 2], [2, 2], [4, 1]].map(([first, blocks]) => [tridiagSteinSource(p.stein.clusters!).entry, [blocks, 1, 1], [p.stein.clusters!.threads, 1, 1], first, count]));
-    for (const c of clusters) {
-      const v = launches[launches.indexOf(c) - 1]!;
-      assert.equal(v.entry, tridiagSteinSource(p.stein.vectors!).entry);
-      assert.deepEqual(c.args, v.args);
-    }
+    assertClustersAfterVectors(launches, p.stein, [[0, 2], [2, 2], [4, 1]], count);
   }
   // The blocked reduction (forced, panels of 8): load, each panel then its two GEMMs, the tail stage, then the rest as before.
   {

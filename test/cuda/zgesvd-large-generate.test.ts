@@ -20,6 +20,7 @@ import {
 } from '../../src/cuda/kernels/zbidiag/index.js';
 import { recordingDevice } from '../helpers/fake-gpus.js';
 import { NVCC_SKIP, compileFailures, compileForSm90 } from '../helpers/nvcc.js';
+import { assertClustersAfterVectors } from '../helpers/stein-clusters.js';
 
 const plan = (m: number, n: number, dtype: DType = 'float64', wantU = true, wantVt = true) => planZgesvdBidiag({ dtype, m, n, wantU, wantVt, kind: 'strided' });
 const num = (x: { value: unknown } | undefined): number => Number(x!.value);
@@ -178,14 +179,7 @@ test('the launcher: reduce, the Golub-Kahan kernels (values, vectors, clusters),
     complexGesvdBidiagCuda(dev, { a: strided(a, { rows: m, cols: n, count, dtype: 'complex128' }), s: strided(s, { rows: n, cols: 1, count }),
       u: strided(u, { rows: m, cols: n, count, dtype: 'complex128' }), vt: strided(vt, { rows: n, cols: n, count, dtype: 'complex128' }), info },
     { force: { chunkBytes: 2 * 8 * (p.slice + p.bslice + p.cslice) } });
-    const clusters = launches.filter((x) => x.entry.startsWith('syev_stein_clusters_'));
-    assert.deepEqual(clusters.map((x) => [x.entry, x.config.grid, x.config.block, num(x.args[1]), num(x.args[2])]),
-      [[0, 2], [2, 2], [4, 1]].map(([first, blocks]) => [tridiagSteinSource(p.stein.clusters!).entry, [blocks, 1, 1], [p.stein.clusters!.threads, 1, 1], first, count]));
-    for (const c of clusters) {
-      const v = launches[launches.indexOf(c) - 1]!;
-      assert.equal(v.entry, tridiagSteinSource(p.stein.vectors!).entry);
-      assert.deepEqual(c.args, v.args);
-    }
+    assertClustersAfterVectors(launches, p.stein, [[0, 2], [2, 2], [4, 1]], count);
   }
   // A list batch: the pointer-form kernels.
   const [m, n] = [40, 36];
