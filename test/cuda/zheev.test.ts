@@ -142,7 +142,7 @@ describe('complex heev: the router and the launcher', () => {
         ctx.heev({ a: cx(n), w: wv(n) });
         assert.deepEqual(ctx.lastRoute, { op: 'heev', route: 'tridiag', gpu: true });
         assert.deepEqual(dev.launches.map((l) => l.src.entry.replace(/_n\d+.*$/, '')),
-          ['zheev_tridiag_reduce_z_st', 'syev_stein_values', 'syev_stein_vectors', 'zheev_tridiag_store_z_st'], `n = ${n}: reduce, values, vectors, store`);
+          ['zheev_tridiag_reduce_z_st', 'syev_stein_values', 'syev_stein_vectors', 'syev_stein_clusters', 'zheev_tridiag_store_z_st'], `n = ${n}: reduce, values, vectors, clusters, store`);
       }
       dev.launches.length = 0;
       ctx.heev({ a: cx(513, 1), w: wv(513, 1) });
