@@ -19,6 +19,7 @@ import { planSteinKernels, planSyevStein, steinParts, steinSlice, tridiagSteinSo
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import { recordingDevice } from '../helpers/fake-gpus.js';
 import { NVCC_SKIP, compileFailures, compileForSm90 } from '../helpers/nvcc.js';
+import { assertClustersAfterVectors } from '../helpers/stein-clusters.js';
 
 const plan = (n: number, dtype: DType = 'float64', vectors = true) => planZheevTridiag({ dtype, n, uplo: 'lower', vectors, kind: 'strided' });
 const num = (x: { value: unknown } | undefined): number => Number(x!.value);
@@ -149,15 +150,8 @@ test('the launcher: reduce, values, vectors, clusters, store per chunk over real
     assert.deepEqual(reduces.map((x) => [x.config.grid[0], num(x.args[6])]), [[2, 0], [2, 2], [1, 4]]);
     for (const r of reduces) assert.equal(num(r.args[5]) - num(r.args[4]), 8 * r.config.grid[0] * p.slice);
     assert.deepEqual(launches.filter((x) => x.entry.startsWith('syev_stein_')).map((x) => num(x.args[1])), [0, 0, 0, 2, 2, 2, 4, 4, 4]);
-    const clusters = launches.filter((x) => x.entry.startsWith('syev_stein_clusters_'));
-    assert.deepEqual(clusters.map((x) => [x.entry, x.config.grid, x.config.block, num(x.args[1]), num(x.args[2])]),
-      [[0, 2], [2, 2], [4, 1]].map(([first, blocks]) => [tridiagSteinSource(p.stein.clusters!).entry, [blocks, 1, 1], [p.stein.clusters!.threads, 1, 1], first, count]));
     // Each chunk's clusters launch right after its vectors launch, on the same slices.
-    for (const c of clusters) {
-      const v = launches[launches.indexOf(c) - 1]!;
-      assert.match(v.entry, /^syev_stein_vectors_/);
-      assert.deepEqual(c.args, v.args);
-    }
+    assertClustersAfterVectors(launches, p.stein, [[0, 2], [2, 2], [4, 1]], count);
     assert.deepEqual(launches.filter((x) => x.entry.startsWith('zheev_tridiag_store_')).map((x) => num(x.args[10])), [0, 2, 4]);
   }
   // A list batch: the pointer-form kernels.
