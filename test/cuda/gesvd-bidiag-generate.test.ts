@@ -100,7 +100,9 @@ describe('the generators', () => {
       assert.match(h.source, /const int lowest = a \+ \(b - a \+ 2\) \/ 2;/);
     }
     assert.match(tridiagSteinSource(half.values).source, /lamg\[k\] = -1\.7976931348623157e308; return;/);
-    assert.match(tridiagSteinSource(half.vectors!).source, /if \(k > lowest && lam\[k\] - lam\[k - 1\] <= ortol\) return;/);
+    // A cluster never starts below the block's first computed row (in both kernels that find clusters).
+    assert.match(tridiagSteinSource(half.vectors!).source, /while \(c0 > lowest && lam\[c0\] - lam\[c0 - 1\] <= ortol\) --c0;/);
+    assert.match(tridiagSteinSource(half.clusters!).source, /for \(int c0 = a \+ \(bs \+ 1\) \/ 2, members = 1;/);
     assert.throws(() => planSteinKernels(513, true), /n <= 512/);
     assert.equal(planSteinKernels(1024, true, 5, { upperHalf: true }).values.n, 1024);
     assert.throws(() => planSteinKernels(1025, true, 5, { upperHalf: true }), /n <= 1024/);

@@ -12,7 +12,7 @@ import { syevCuda } from '../../src/cuda/kernels/jacobi/index.js';
 import { runRouted } from '../../src/cuda/router.js';
 import type { SyevRequest } from '../../src/core/ops.js';
 import {
-  STEIN_NB, TRIDIAG_MAX, tridiagSteins, TRIDIAG_MAXIT, applySharedBytes, planSyevSplit, planSyevStein, planSyevTridiag, splitSlice, steinParts, syevTridiagCuda, syevTridiagSource,
+  STEIN_NB, TRIDIAG_MAX, clusterPanel, tridiagSteins, TRIDIAG_MAXIT, applySharedBytes, planSyevSplit, planSyevStein, planSyevTridiag, splitSlice, steinParts, syevTridiagCuda, syevTridiagSource,
   tridiagApplySource, tridiagPanelSource, tridiagSteinSource,
   tridiagLayout, tridiagServes, tridiagSplits, tridiagThreads, type SyevTridiagParams, type TridiagApplyParams, type TridiagForce,
 } from '../../src/cuda/kernels/tridiag/index.js';
@@ -298,5 +298,13 @@ test('the inverse-iteration design\'s launches: reduce (or load and panels with 
   assert.ok(!names.some((x) => /ormqr|wy_factor/.test(x)));
   assert.match(names.at(-1)!, /_ln_t320_g_m30_stein_store$/);
   assert.throws(() => planSyevStein({ dtype: 'float64', n: 64, uplo: 'lower', vectors: true, kind: 'strided' }, TUNING, { force: { steinMaxits: 0 } }), /steinMaxits|iterations/);
+  // The serial cluster size forced: both the vectors and the clusters kernels take it (their entries say so), in 1 ... 64.
+  const serial = planSyevStein({ dtype: 'float64', n: 64, uplo: 'lower', vectors: true, kind: 'strided' }, TUNING, { force: { steinSerialCluster: 4 } });
+  assert.deepEqual([serial.vectors!, serial.clusters!].map((x) => tridiagSteinSource(x)).map((k) => [k.entry, /constexpr int SERIAL_CLUSTER = 4;/.test(k.source)]),
+    [['syev_stein_vectors_n64_t64_i5_s4', true], ['syev_stein_clusters_n64_t64_i5_s4', true]]);
+  assert.equal(tridiagSteinSource(serial.values).entry, 'syev_stein_values_n64_t64');
+  for (const bad of [0, 65, 2.5]) assert.throws(() => planSyevStein({ dtype: 'float64', n: 64, uplo: 'lower', vectors: true, kind: 'strided' }, TUNING, { force: { steinSerialCluster: bad } }), /steinSerialCluster/);
+  // The clusters kernel's panel of vectors in shared memory: 8 at most, fewer where n is large, 1 at least (orders to 2 TRIDIAG_MAX).
+  assert.deepEqual([33, 256, 512, 1024].map(clusterPanel), [8, 8, 7, 1]);
   assert.throws(() => syevTridiagSource({ ...p.store, shared: true }), /workspace/);
 });

@@ -7,7 +7,8 @@
  * the CPU reference, residuals ||A V - V W|| / (n eps ||A||) and ||V^T V - I|| / (n eps) < 30, on
  * random, clustered, repeated, diagonal, zero, graded and rank-deficient matrices, random ones scaled
  * by 2^600 and 2^-600 (float32 2^100, 2^-100: the load's power-of-two scaling), a matrix with a
- * tight cluster of eigenvalues (the vectors of a cluster orthogonalised in turn), NaN among good ones,
+ * tight cluster of eigenvalues (the vectors of a cluster computed a thread each and orthogonalised by the
+ * clusters kernel; with the serial cluster size forced to 8, small clusters on one thread), NaN among good ones,
  * both dtypes and triangles, fewer threads than rows, odd ld and stride with padding left untouched;
  * values only (A untouched); and the iteration limit (one inverse iteration: info n + 1 where the
  * vectors did not converge).
@@ -176,7 +177,9 @@ test('inverse-iteration tridiagonal syev on the host: every kind, a tight cluste
       { dtype: 'float64', n: 33, uplo: 'lower', force: {}, kinds: ALL },
       { dtype: 'float64', n: 40, uplo: 'upper', force: {}, kinds: ALL },
       { dtype: 'float32', n: 47, uplo: 'upper', force: {}, kinds: ALL },
-      { dtype: 'float64', n: 64, uplo: 'lower', force: { threads: 32 }, kinds: ['random', 'graded', 'cluster', 'repeated'] },
+      { dtype: 'float64', n: 64, uplo: 'lower', force: { threads: 32 }, kinds: ['random', 'graded', 'cluster', 'repeated', 'tight'] },
+      // Clusters of up to 8 vectors on one thread in turn (the vectors kernel's serial path), larger ones orthogonalised by the clusters kernel.
+      { dtype: 'float64', n: 48, uplo: 'upper', force: { steinSerialCluster: 8 }, kinds: ['random', 'clustered', 'cluster', 'repeated', 'tight'] },
       { dtype: 'float32', n: 100, uplo: 'lower', force: {}, kinds: ['random', 'clustered', 'cluster'] },
       { dtype: 'float64', n: 130, uplo: 'upper', force: { steinPanel: false }, kinds: ['random', 'cluster', 'diagonal'] },
       // The blocked reduction (panels of 32 and their updates): a partial last panel, one panel, fewer threads than rows.

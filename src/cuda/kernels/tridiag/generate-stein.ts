@@ -20,18 +20,21 @@
  *      (dlagts, job -1), until the iterate's max norm reaches sqrt(0.1 / size) and two iterations
  *      more, at most `maxits` (then the matrix reports no convergence, info n + 1); normalised with
  *      its largest element positive. Eigenvalues of a block within 1e-3 ||T_block||_1 of the one
- *      before form a cluster, whose vectors are computed in turn, each shift kept 10 eps |x| above the
- *      previous and each iterate orthogonalised against the cluster's earlier vectors (dstein's rule,
- *      which bounds the loss of orthogonality between vectors of different clusters by about
- *      eps ||T|| / gap with gap > 1e-3 ||T||): by the cluster's first thread with modified Gram-Schmidt
- *      up to SERIAL_CLUSTER vectors; larger clusters are left to the next kernel. A thread's factors
- *      live in the slice, column k with stride n, and so does its iterate (Wt), so a warp's accesses
- *      are coalesced; the normalised vector goes to column j of V.
- * 3b. clusters (one block a matrix): the clusters of more than SERIAL_CLUSTER vectors, each vector's
- *    solves by one thread and its scaling, norms and Gram-Schmidt (classical, twice) by the block. A
- *    spectrum that is mostly one cluster (a diagonally dominant matrix of order 512: about 500 of its
- *    eigenvalues within 1e-3 ||T|| of their neighbours) costs one chain of solves per vector instead
- *    of one thread's O(c^2 n) Gram-Schmidt steps.
+ *      before form a cluster; each of its shifts is kept 10 eps |x| above the previous one (dstein's
+ *      rule). A cluster of up to SERIAL_CLUSTER vectors is computed by its first member's thread in
+ *      turn, each iterate orthogonalised against the cluster's earlier vectors by modified Gram-Schmidt
+ *      (dstein, which bounds the loss of orthogonality between vectors of different clusters by about
+ *      eps ||T|| / gap with gap > 1e-3 ||T||); in a larger cluster every member's thread computes its
+ *      vector alone, as for an isolated eigenvalue, and the next kernel orthogonalises them. A
+ *      thread's factors live in the slice, column k with stride n, and so does its iterate (Wt), so a
+ *      warp's accesses are coalesced; the normalised vector goes to column j of V.
+ * 3b. clusters (one block a matrix): the vectors of the clusters of more than SERIAL_CLUSTER
+ *    eigenvalues orthogonalised in the cluster's order, panels of them in shared memory, by blocked
+ *    classical Gram-Schmidt twice; a vector left with less than a quarter of its norm (a nearly
+ *    degenerate cluster) computed again by dstein's serial iteration. A spectrum that is mostly one
+ *    cluster (a diagonally dominant matrix of order 512: about 500 of its eigenvalues within
+ *    1e-3 ||T|| of their neighbours) costs the parallel solves and O(c^2 n) Gram-Schmidt work spread
+ *    over a block, instead of c chains of solves in turn.
  * 4. V := Q V by the reflectors (the project's batched ormqr over the chunk's slices: Q = diag(1, Q'),
  *    Q' = H(0) ... H(n-3) over rows 1 ... n-1, geqrf's storage of A(1:n, 0:n-2)): blocked WY with GEMMs
  *    from its table's size on, never Q formed.
@@ -50,7 +53,7 @@ import type { TridiagSteinParams } from './params.js';
 import { BISECT_EIGENVALUE, slicePointers, steinSlice } from './snippets.js';
 
 export const steinEntry = (p: TridiagSteinParams): string =>
-  `syev_stein_${p.stage}_n${p.n}_t${p.threads}${p.stage !== 'values' ? `_i${p.maxits}` : ''}${p.upperHalf === true ? '_h' : ''}`;
+  `syev_stein_${p.stage}_n${p.n}_t${p.threads}${p.stage !== 'values' ? `_i${p.maxits}` : ''}${p.upperHalf === true ? '_h' : ''}${p.stage !== 'values' && p.serialCluster !== undefined ? `_s${p.serialCluster}` : ''}`;
 
 /**
  * What the values kernel writes for a row whose eigenvalue it skips (TridiagSteinParams `upperHalf`):
@@ -68,6 +71,12 @@ const START_VALUE = `static __device__ __forceinline__ real startValue(int j, in
   unsigned long long x = ((unsigned long long)(j + 1) << 32) ^ ((unsigned long long)(i + 1) * 0x9E3779B97F4A7C15ULL);
   x ^= x >> 33; x *= 0xff51afd7ed558ccdULL; x ^= x >> 33; x *= 0xc4ceb9fe1a85ec53ULL; x ^= x >> 33;
   return (real)(x >> 11) * real(2.220446049250313e-16) - real(1);
+}`;
+
+/** dstein's shift of a cluster's vector after the one shifted to prev: x, kept 10 ulp |x| above prev. */
+const CLUSTER_SHIFT = `static __device__ __forceinline__ real clusterShift(real prev, real x) {
+  const real pertol = real(10) * absReal(ULP * x);
+  return x - prev < pertol ? prev + pertol : x;
 }`;
 
 /**
@@ -241,21 +250,27 @@ ${upperHalf ? upperHalfOnly('') : ''}  const int bs = b - a + 1;
   }
   const real* lam = lamg;
   ${BLOCK_TOLERANCES}
-  if (k > ${upperHalf ? 'lowest' : 'a'} && lam[k] - lam[k - 1] <= ortol) return;
-  // A cluster of more than SERIAL_CLUSTER vectors is the clusters kernel's (the whole block on it).
+  // The cluster holding k (eigenvalues within ortol of the one before share one): its first member c0, its size.
+  int c0 = k;
+  while (c0 > ${upperHalf ? 'lowest' : 'a'} && lam[c0] - lam[c0 - 1] <= ortol) --c0;
   int members = 1;
-  while (k + members <= b && members <= SERIAL_CLUSTER && lam[k + members] - lam[k + members - 1] <= ortol) ++members;
-  if (members > SERIAL_CLUSTER) return;
+  while (c0 + members <= b && members <= SERIAL_CLUSTER && lam[c0 + members] - lam[c0 + members - 1] <= ortol) ++members;
+  // A small cluster: its vectors in turn by its first member's thread, orthogonalised as they go (dstein).
+  // A larger one: every member's vector alone from its own shift in the chain, orthogonalised by the
+  // clusters kernel afterwards.
+  const bool serial = members <= SERIAL_CLUSTER;
+  if (serial && k != c0) return;
+  const int last = serial ? c0 + members - 1 : k;
+  real xjm = real(0);   // the shift of the cluster's vector before j
+  if (!serial) for (int j = c0; j < k; ++j) xjm = j == c0 ? lam[j] : clusterShift(xjm, lam[j]);
   real* ua = Z + ${l.fa} + k;
   real* ub = Z + ${l.fb} + k;
   real* uc = Z + ${l.fc} + k;
   real* ud = Z + ${l.fd} + k;
   int* up = (int*)(Z + ${l.piv}) + k;
   bool allConverged = true;
-  real xjm = real(0);
-  for (int j = k; j <= b && (j == k || lam[j] - lam[j - 1] <= ortol); ++j) {
-    real xj = lam[j];
-    if (j > k) { const real pertol = real(10) * absReal(ULP * xj); if (xj - xjm < pertol) xj = xjm + pertol; }
+  for (int j = k; j <= last; ++j) {
+    const real xj = j == c0 ? lam[j] : clusterShift(xjm, lam[j]);
     real* y = Wt + k + (long long)a * N;   // y[i * N]: element a + i of the iterate (this thread's column of Wt)
     for (int i = 0; i < bs; ++i) y[i * N] = startValue(j, a + i);
     const real tol = factorShifted(d, e, a, bs, xj, ua, ub, uc, ud, up);
@@ -303,21 +318,36 @@ ${upperHalf ? upperHalfOnly('') : ''}  const int bs = b - a + 1;
 };
 
 /**
- * Stage 'clusters': the vectors of every cluster of more than SERIAL_CLUSTER eigenvalues, by the
- * whole block (one block per matrix), in dstein's order: vector j from its shift and start, each
- * iteration's solve by thread 0 (a chain), the iterate scaled, normed and orthogonalised against the
- * cluster's earlier vectors (classical Gram-Schmidt twice, warps over the vectors, then threads over
- * the rows) by all threads. One thread serially, as the vectors kernel does a small cluster, takes
- * O(c^2 bs) dependent steps through memory for c vectors: minutes where most of a spectrum is one
- * cluster (a diagonally dominant matrix of order 512). Here a cluster still costs c chains of solves
- * in turn (the factors in global memory, one thread): about 1 ms a vector at 512 on an H200.
+ * Stage 'clusters': the clusters of more than SERIAL_CLUSTER eigenvalues, one block a matrix. The
+ * vectors kernel has computed each member's vector alone (its own shift in dstein's chain, its own
+ * start, unit 2-norm, a thread each); here they are orthogonalised in the cluster's order, a panel of
+ * PANEL vectors at a time in shared memory: against the cluster's finished vectors by classical
+ * Gram-Schmidt in chunks of CHUNK of them (warps over the finished vectors for the coefficients, then
+ * threads over the rows, each finished vector's element read once a chunk), twice; then within the
+ * panel vector by vector, twice. A vector of a nearly degenerate cluster may lie mostly in its
+ * predecessors' span (inverse iteration from different starts at shifts ulps apart gives combinations
+ * of the cluster's eigenvectors): where less than KEEP of its norm is left, it is computed again by
+ * dstein's serial iteration (each solve by thread 0, the iterate orthogonalised against the cluster's
+ * finished vectors at every step), as the vectors kernel does a small cluster. Each vector then gets
+ * unit 2-norm and its first largest element positive.
+ *
+ * Why the rest is safe: an eigenvector computed alone at a shift within eps ||T|| of its eigenvalue
+ * differs from the true one by components along the cluster's other eigenvectors (mixing within the
+ * cluster only moves its residual by the cluster's width times the mixing, and the orthogonalisation
+ * removes it) and along the rest of the spectrum of relative size eps ||T|| / gap, gap > 1e-3 ||T||;
+ * a remainder of at least KEEP amplifies those by 1 / KEEP at most.
  */
 const clustersStep = (n: number, upperHalf: boolean): string => {
   const l = steinSlice(n);
+  const panel = clusterPanel(n);
   return `  real* V = Z + ${l.v};
   const real* lam = lamg;
   const int warp = tid >> 5, lane = tid & 31;
-  __shared__ real ys[N], coef[N], held[2];
+  constexpr int NW = T / 32;
+  constexpr int PANEL = ${panel};   // vectors a panel (shared memory)
+  constexpr int CHUNK = ${CLUSTER_CHUNK};   // finished vectors a Gram-Schmidt step
+  constexpr real KEEP = real(${CLUSTER_KEEP});
+  __shared__ real P[PANEL * N], coef[${clusterCoefLength(n)}], held[2];
   bool allConverged = true;
   for (int a = 0, b = 0; a < N; a = b + 1) {
     b = a;
@@ -325,76 +355,145 @@ const clustersStep = (n: number, upperHalf: boolean): string => {
     const int bs = b - a + 1;
     if (bs == 1) continue;
     ${BLOCK_TOLERANCES}
-    for (int k = ${upperHalf ? 'a + (bs + 1) / 2' : 'a'}, members = 1; k <= b; k += members) {
+    for (int c0 = ${upperHalf ? 'a + (bs + 1) / 2' : 'a'}, members = 1; c0 <= b; c0 += members) {
       members = 1;
-      while (k + members <= b && lam[k + members] - lam[k + members - 1] <= ortol) ++members;
+      while (c0 + members <= b && lam[c0 + members] - lam[c0 + members - 1] <= ortol) ++members;
       if (members <= SERIAL_CLUSTER) continue;
-      // The factors in the cluster's first thread's columns (the vectors kernel left them unused).
-      real* ua = Z + ${l.fa} + k;
-      real* ub = Z + ${l.fb} + k;
-      real* uc = Z + ${l.fc} + k;
-      real* ud = Z + ${l.fd} + k;
-      int* up = (int*)(Z + ${l.piv}) + k;
-      real xjm = real(0);
-      for (int j = k; j < k + members; ++j) {
-        real xj = lam[j];
-        if (j > k) { const real pertol = real(10) * absReal(ULP * xj); if (xj - xjm < pertol) xj = xjm + pertol; }
-        for (int i = tid; i < bs; i += T) ys[i] = startValue(j, a + i);
-        if (tid == 0) { held[0] = factorShifted(d, e, a, bs, xj, ua, ub, uc, ud, up); held[1] = absReal(ua[(bs - 1) * N]); }
+      const int cEnd = c0 + members;
+      for (int p0 = c0; p0 < cEnd; p0 += PANEL) {
+        const int w = min(PANEL, cEnd - p0);
+        for (int i = tid; i < bs; i += T)
+          for (int m = 0; m < w; ++m) P[m * N + i] = V[a + i + (long long)(p0 + m) * N];
         __syncthreads();
-        const real tol = held[0], unn = held[1];
-        int nrmchk = 0;
-        bool converged = false;
-        for (int its = 1; its <= MAXITS && !converged; ++its) {
-          real big = real(0);
-          for (int i = tid; i < bs; i += T) big = fmax(big, absReal(ys[i]));
-          real ymax = blockMax(big, red);
-          if (!(ymax > real(0))) {   // every component removed: a fresh start
-            for (int i = tid; i < bs; i += T) ys[i] = startValue(j + N * its, a + i);
-            ymax = real(1);
-          }
-          const real scl = real(bs) * onenrm * fmax(ULP, unn) / ymax;
-          for (int i = tid; i < bs; i += T) ys[i] *= scl;
-          __syncthreads();
-          if (tid == 0) solveShifted<1>(bs, tol, ua, ub, uc, ud, up, ys);
-          __syncthreads();
-          for (int pass = 0; pass < 2; ++pass) {
-            for (int jj = k + warp; jj < j; jj += T / 32) {
-              const real* z = V + a + (long long)jj * N;
-              real dot = real(0);
-              for (int i = lane; i < bs; i += 32) dot = fmaReal(ys[i], z[i], dot);
-              dot = groupSum(dot, 32);
-              if (lane == 0) coef[jj - k] = dot;
+        // Against the cluster's finished vectors c0 ... p0 - 1, CHUNK of them a step, twice.
+        for (int pass = 0; pass < 2; ++pass)
+          for (int q0 = c0; q0 < p0; q0 += CHUNK) {
+            const int nq = min(CHUNK, p0 - q0);
+            for (int t = warp; t < nq; t += NW) {
+              const real* z = V + a + (long long)(q0 + t) * N;
+              real dot[PANEL];
+#pragma unroll
+              for (int m = 0; m < PANEL; ++m) dot[m] = real(0);
+              for (int i = lane; i < bs; i += 32) {
+                const real zi = z[i];
+#pragma unroll
+                for (int m = 0; m < PANEL; ++m) if (m < w) dot[m] = fmaReal(P[m * N + i], zi, dot[m]);
+              }
+#pragma unroll
+              for (int m = 0; m < PANEL; ++m) {
+                const real s = groupSum(dot[m], 32);
+                if (lane == 0) coef[t * PANEL + m] = s;
+              }
             }
             __syncthreads();
             for (int i = tid; i < bs; i += T) {
-              real v = ys[i];
-              for (int jj = k; jj < j; ++jj) v = fmaReal(-coef[jj - k], V[a + i + (long long)jj * N], v);
-              ys[i] = v;
+              real acc[PANEL];
+#pragma unroll
+              for (int m = 0; m < PANEL; ++m) acc[m] = m < w ? P[m * N + i] : real(0);
+              for (int t = 0; t < nq; ++t) {
+                const real zi = V[a + i + (long long)(q0 + t) * N];
+#pragma unroll
+                for (int m = 0; m < PANEL; ++m) acc[m] = fmaReal(-coef[t * PANEL + m], zi, acc[m]);
+              }
+#pragma unroll
+              for (int m = 0; m < PANEL; ++m) if (m < w) P[m * N + i] = acc[m];
             }
             __syncthreads();
           }
-          big = real(0);
-          for (int i = tid; i < bs; i += T) big = fmax(big, absReal(ys[i]));
-          const real nrm = blockMax(big, red);
-          if (nrm >= dtpcrt && ++nrmchk >= EXTRA + 1) converged = true;
+        // Within the panel, vector by vector; each finished one into V before the next.
+        for (int m = 0; m < w; ++m) {
+          const int j = p0 + m;
+          real* y = P + m * N;
+          for (int pass = 0; pass < 2; ++pass) {
+            for (int mm = warp; mm < m; mm += NW) {
+              real dot = real(0);
+              for (int i = lane; i < bs; i += 32) dot = fmaReal(P[mm * N + i], y[i], dot);
+              dot = groupSum(dot, 32);
+              if (lane == 0) coef[mm] = dot;
+            }
+            __syncthreads();
+            for (int i = tid; i < bs; i += T) {
+              real v = y[i];
+              for (int mm = 0; mm < m; ++mm) v = fmaReal(-coef[mm], P[mm * N + i], v);
+              y[i] = v;
+            }
+            __syncthreads();
+          }
+          real ss = real(0);
+          for (int i = tid; i < bs; i += T) ss = fmaReal(y[i], y[i], ss);
+          if (!(sqrtReal(blockSum(ss, red)) >= KEEP)) {
+            // Mostly in its predecessors' span: dstein's serial iteration for this vector (its shift in
+            // the cluster's chain; the factors in column c0's slots, free since the vectors kernel).
+            real xj = lam[c0];
+            for (int jj = c0 + 1; jj <= j; ++jj) xj = clusterShift(xj, lam[jj]);
+            real* ua = Z + ${l.fa} + c0;
+            real* ub = Z + ${l.fb} + c0;
+            real* uc = Z + ${l.fc} + c0;
+            real* ud = Z + ${l.fd} + c0;
+            int* up = (int*)(Z + ${l.piv}) + c0;
+            for (int i = tid; i < bs; i += T) y[i] = startValue(j, a + i);
+            if (tid == 0) { held[0] = factorShifted(d, e, a, bs, xj, ua, ub, uc, ud, up); held[1] = absReal(ua[(bs - 1) * N]); }
+            __syncthreads();
+            const real tol = held[0], unn = held[1];
+            int nrmchk = 0;
+            bool converged = false;
+            for (int its = 1; its <= MAXITS && !converged; ++its) {
+              real big = real(0);
+              for (int i = tid; i < bs; i += T) big = fmax(big, absReal(y[i]));
+              real ymax = blockMax(big, red);
+              if (!(ymax > real(0))) {   // every component removed: a fresh start
+                for (int i = tid; i < bs; i += T) y[i] = startValue(j + N * its, a + i);
+                ymax = real(1);
+              }
+              const real scl = real(bs) * onenrm * fmax(ULP, unn) / ymax;
+              for (int i = tid; i < bs; i += T) y[i] *= scl;
+              __syncthreads();
+              if (tid == 0) solveShifted<1>(bs, tol, ua, ub, uc, ud, up, y);
+              __syncthreads();
+              for (int pass = 0; pass < 2; ++pass) {
+                for (int jj = c0 + warp; jj < j; jj += NW) {
+                  const real* z = V + a + (long long)jj * N;
+                  real dot = real(0);
+                  for (int i = lane; i < bs; i += 32) dot = fmaReal(y[i], z[i], dot);
+                  dot = groupSum(dot, 32);
+                  if (lane == 0) coef[jj - c0] = dot;
+                }
+                __syncthreads();
+                for (int i = tid; i < bs; i += T) {
+                  real v = y[i];
+                  for (int jj = c0; jj < j; ++jj) v = fmaReal(-coef[jj - c0], V[a + i + (long long)jj * N], v);
+                  y[i] = v;
+                }
+                __syncthreads();
+              }
+              big = real(0);
+              for (int i = tid; i < bs; i += T) big = fmax(big, absReal(y[i]));
+              const real nrm = blockMax(big, red);
+              if (nrm >= dtpcrt && ++nrmchk >= EXTRA + 1) converged = true;
+            }
+            allConverged = allConverged && converged;
+          }
+          // Unit 2-norm (scaled by the largest magnitude first), the first largest element positive.
+          real big = real(0);
+          for (int i = tid; i < bs; i += T) big = fmax(big, absReal(y[i]));
+          const real ymax = blockMax(big, red);
+          real first = real(-bs);   // minus the first row holding ymax, by a max
+          for (int i = tid; i < bs; i += T) if (absReal(y[i]) == ymax) { first = real(-i); break; }
+          const int at = (int)(-blockMax(first, red));
+          real s2 = real(0);
+          if (ymax > real(0)) for (int i = tid; i < bs; i += T) { const real v = y[i] / ymax; s2 = fmaReal(v, v, s2); }
+          s2 = blockSum(s2, red);
+          const real scl = ymax > real(0) ? copysign(real(1) / (ymax * sqrtReal(s2)), y[at]) : real(0);
+          __syncthreads();   // y[at] read by every thread before y is scaled
+          real* vj = V + (long long)j * N;
+          for (int i = tid; i < N; i += T) {
+            const bool inside = i >= a && i <= b;
+            const real v = inside ? y[i - a] * scl : real(0);
+            if (inside) y[i - a] = v;
+            vj[i] = v;
+          }
+          __syncthreads();   // y and V's column j before the next vector
         }
-        allConverged = allConverged && converged;
-        // Unit 2-norm (scaled by the largest magnitude first), the first largest element positive.
-        real big = real(0);
-        for (int i = tid; i < bs; i += T) big = fmax(big, absReal(ys[i]));
-        const real ymax = blockMax(big, red);
-        real first = real(-bs);   // minus the first row holding ymax, by a max
-        for (int i = tid; i < bs; i += T) if (absReal(ys[i]) == ymax) { first = real(-i); break; }
-        const int at = (int)(-blockMax(first, red));
-        real ss = real(0);
-        if (ymax > real(0)) for (int i = tid; i < bs; i += T) { const real v = ys[i] / ymax; ss = fmaReal(v, v, ss); }
-        ss = blockSum(ss, red);
-        const real scl = ymax > real(0) ? copysign(real(1) / (ymax * sqrtReal(ss)), ys[at]) : real(0);
-        real* vj = V + (long long)j * N;
-        for (int i = tid; i < N; i += T) vj[i] = i >= a && i <= b ? ys[i - a] * scl : real(0);
-        __syncthreads();   // V's column j and ys before the next vector
-        xjm = xj;
       }
     }
   }
@@ -403,15 +502,34 @@ const clustersStep = (n: number, upperHalf: boolean): string => {
 `;
 };
 
+/** Finished vectors a Gram-Schmidt step of the clusters kernel (its coefficients' shared scratch is CHUNK x PANEL). */
+const CLUSTER_CHUNK = 64;
+/** The share of its norm a cluster's vector must keep after orthogonalisation, else it is computed again serially. */
+const CLUSTER_KEEP = 0.25;
+const clusterCoefLength = (n: number): number => Math.max(n, CLUSTER_CHUNK * clusterPanel(n));
+
+/**
+ * The clusters kernel's panel: as many vectors as fit the static shared memory (48 KiB) beside the
+ * opening's d, e, e2 and red and the coefficients, 8 at most, 1 at least.
+ */
+export function clusterPanel(n: number): number {
+  const fixed = 3 * 8 * n + 8 * 32 + 8 * Math.max(n, CLUSTER_CHUNK * 8) + 16;
+  return Math.max(1, Math.min(8, Math.floor((48 * 1024 - fixed) / (8 * n))));
+}
+
 /** Thread blocks per matrix of a stein kernel: its n eigenvalues over blocks of `threads`. */
 export const steinParts = (p: Pick<TridiagSteinParams, 'n' | 'threads' | 'stage'>): number => (p.stage === 'clusters' ? 1 : Math.ceil(p.n / p.threads));
 
 /**
- * The largest cluster the vectors kernel computes on one thread (the cluster's first); larger ones
- * are the clusters kernel's. One thread takes about c^2 bs / 2 dependent steps per iteration for c
- * vectors against the clusters kernel's c serial solves with the rest spread over its block.
+ * The largest cluster the vectors kernel computes on one thread (the cluster's first) in turn; the
+ * members of a larger one get a thread each and the clusters kernel orthogonalises them. One thread
+ * takes c chains of solves and about c^2 bs / 2 dependent Gram-Schmidt steps per iteration for c
+ * vectors; 1 (every cluster of two or more a thread a vector) measured faster than 8 on an H200 at
+ * every order and spectrum timed: float64 128 x 500, 256 x 100, 512 x 20, 4.3 / 8.3 / 32.5 ms against
+ * 9.0 / 16.4 / 38.5 on diagonally dominant matrices, 4.3 / 6.8 / 14.5 against 4.8 / 8.0 / 18.2 on
+ * random ones (scripts/probe/syev-clusters.mjs, SERIAL=8,1).
  */
-export const SERIAL_CLUSTER = 8;
+export const SERIAL_CLUSTER = 1;
 
 const STAGE_BODY: Record<TridiagSteinParams['stage'], (n: number, upperHalf: boolean) => string> = {
   values: (_n, upperHalf) => rowBlock + values(upperHalf),
@@ -437,8 +555,8 @@ constexpr real ULP = 2.220446049250313e-16;
 constexpr real SAFMIN = 2.2250738585072014e-308;
 constexpr real BIGNUM = 1.0 / SAFMIN;
 constexpr real MAXR = 1.7976931348623157e308;
-${stage === 'values' ? '' : `constexpr int SERIAL_CLUSTER = ${SERIAL_CLUSTER};   // larger clusters: the clusters kernel\n`}${blockReduceSource('max')}
-${stage === 'clusters' ? `${blockReduceSource('sum')}\n` : ''}${stage === 'values' ? BISECT_EIGENVALUE : `${START_VALUE}\n${FACTOR}\n${SOLVE}`}
+${stage === 'values' ? '' : `constexpr int SERIAL_CLUSTER = ${p.serialCluster ?? SERIAL_CLUSTER};   // larger clusters: a thread a vector, then the clusters kernel\n`}${blockReduceSource('max')}
+${stage === 'clusters' ? `${blockReduceSource('sum')}\n` : ''}${stage === 'values' ? BISECT_EIGENVALUE : `${START_VALUE}\n${CLUSTER_SHIFT}\n${FACTOR}\n${SOLVE}`}
 
 // At least 512 threads an SM's worth of registers (128 a thread at 64 a block): without a minimum
 // ptxas picked 80-96 registers at some orders and spilled.

@@ -1,6 +1,6 @@
 /** Batched syev by Householder tridiagonalization on the GPU (eigenvectors by inverse iteration, or where forced implicit QL/QR): the family's public face. */
 export type { SteinKernels, SyevSplitPlan, SyevSteinPlan, SyevTridiagParams, TridiagApplyParams, TridiagForce, TridiagPanelParams, TridiagSteinParams } from './params.js';
-export { STEIN_SKIPPED, steinEntry, steinParts, tridiagSteinSource } from './generate-stein.js';
+export { clusterPanel, STEIN_SKIPPED, steinEntry, steinParts, tridiagSteinSource } from './generate-stein.js';
 export { panelEntry, tridiagPanelSource } from './generate-panel.js';
 export { applyEntry, applySharedBytes, tridiagApplySource } from './generate-apply.js';
 export { STEIN_NB, splitSlice, steinSlice, type SliceLayout, type SteinLayout } from './snippets.js';

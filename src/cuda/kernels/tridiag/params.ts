@@ -49,9 +49,9 @@ export interface TridiagPanelParams {
  * The inverse-iteration design's kernels on the tridiagonal (generate-stein.ts), a thread per
  * eigenvalue, `threads` a block, ceil(n / threads) blocks per matrix: stage 'values', eigenvalue k by
  * bisection on its unreduced block; stage 'vectors', eigenvector k by inverse iteration (dstein), the
- * eigenvectors of a cluster of at most SERIAL_CLUSTER by one thread in turn, `maxits` iterations at
- * most (dstein's MAXITS), then the matrix reports no convergence; stage 'clusters' (one block a
- * matrix), the larger clusters' eigenvectors by the whole block in turn.
+ * eigenvectors of a cluster of at most `serialCluster` by one thread in turn, of a larger one a thread
+ * each, `maxits` iterations at most (dstein's MAXITS), then the matrix reports no convergence; stage
+ * 'clusters' (one block a matrix), the larger clusters' eigenvectors orthogonalised by the whole block.
  */
 export interface TridiagSteinParams {
   readonly stage: 'values' | 'vectors' | 'clusters';
@@ -66,6 +66,11 @@ export interface TridiagSteinParams {
    * below the block's first computed row (a +sigma is never orthogonalised against a -sigma).
    */
   readonly upperHalf?: true;
+  /**
+   * The largest cluster the vectors kernel computes on one thread in turn (1 ... 64; absent:
+   * generate-stein.ts SERIAL_CLUSTER); the vectors and clusters kernels of a plan must agree.
+   */
+  readonly serialCluster?: number;
 }
 
 /** The inverse-iteration design's kernels on the tridiagonal: values, and vectors and clusters where asked (plan.ts `planSteinKernels`). */
@@ -73,7 +78,7 @@ export interface SteinKernels {
   readonly values: TridiagSteinParams;
   /** Absent: values only. */
   readonly vectors?: TridiagSteinParams;
-  /** With vectors: the clusters the vectors kernel leaves (more than SERIAL_CLUSTER vectors), one block a matrix. */
+  /** With vectors: the clusters of more than `serialCluster` vectors orthogonalised, one block a matrix. */
   readonly clusters?: TridiagSteinParams;
 }
 
@@ -130,6 +135,8 @@ export interface TridiagForce {
   readonly steinMaxits?: number;
   /** The inverse-iteration design's tridiagonalization blocked (panels and GEMMs) or not, whatever the table's `steinPanelFrom`. */
   readonly steinPanel?: boolean;
+  /** The inverse iteration's largest cluster computed on one thread in turn (TridiagSteinParams `serialCluster`). */
+  readonly steinSerialCluster?: number;
   /**
    * Workspace bytes a chunk of matrices may take (else common/block-launch.ts `cardChunkBytes`; the
    * split design's BLOCK_WORKSPACE_BYTES): tests of the chunk boundaries.

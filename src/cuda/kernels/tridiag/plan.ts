@@ -143,7 +143,7 @@ export function planSyevStein(pr: TridiagProblem, tuning: TridiagTuning, options
     if (tridiagLayout(p).sharedBytes > limit) throw new MyriadError('UNSUPPORTED', `the tridiagonal syev's scratch does not fit ${limit} shared bytes`, 'a');
   return {
     reduce, ...(blocked ? { panel: { n: pr.n, threads: base.threads, nb: STEIN_NB } } : {}),
-    ...planSteinKernels(pr.n, pr.vectors, maxits), store,
+    ...planSteinKernels(pr.n, pr.vectors, maxits, force.steinSerialCluster === undefined ? {} : { serialCluster: force.steinSerialCluster }), store,
     slice: steinSlice(pr.n).slice,
   };
 }
@@ -155,14 +155,16 @@ export function planSyevStein(pr: TridiagProblem, tuning: TridiagTuning, options
  * upper half of each unreduced block only (params.ts), orders to 2 TRIDIAG_MAX. The real design's
  * plan, the complex heev's (kernels/zheev/) and gesvd's on the Golub-Kahan tridiagonal (kernels/bidiag/) take them from here.
  */
-export function planSteinKernels(n: number, vectors: boolean, maxits: number = STEIN_MAXITS, options: { readonly upperHalf?: boolean } = {}): SteinKernels {
+export function planSteinKernels(n: number, vectors: boolean, maxits: number = STEIN_MAXITS, options: { readonly upperHalf?: boolean; readonly serialCluster?: number } = {}): SteinKernels {
   const upperHalf = options.upperHalf === true;
   // The upper half of a Golub-Kahan tridiagonal of order 2k serves a bidiagonal of order k <= TRIDIAG_MAX.
   const most = upperHalf ? 2 * TRIDIAG_MAX : TRIDIAG_MAX;
   if (!Number.isInteger(n) || n < 1 || n > most) throw new MyriadError('UNSUPPORTED', `the inverse-iteration kernels take 1 <= n <= ${most}, got ${n}`, 'a');
   if (!Number.isInteger(maxits) || maxits < 1 || maxits > 100) throw new MyriadError('UNSUPPORTED', `inverse iterations ${maxits} must be within 1 ... 100`, 'force.steinMaxits');
+  const serial = options.serialCluster;
+  if (serial !== undefined && (!Number.isInteger(serial) || serial < 1 || serial > 64)) throw new MyriadError('UNSUPPORTED', `the serial cluster size ${serial} must be within 1 ... 64`, 'force.steinSerialCluster');
   const threads = Math.min(STEIN_THREADS, 32 * Math.ceil(n / 32));
-  const half = upperHalf ? { upperHalf: true as const } : {};
+  const half = { ...(upperHalf ? { upperHalf: true as const } : {}), ...(serial === undefined ? {} : { serialCluster: serial }) };
   const values: TridiagSteinParams = { stage: 'values', n, threads, maxits, ...half };
   if (!vectors) return { values };
   const clusterThreads = Math.min(STEIN_CLUSTER_THREADS, 32 * Math.ceil(n / 32));
