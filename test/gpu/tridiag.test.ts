@@ -55,6 +55,17 @@ test('tridiagonal syev on spectra that are mostly one cluster (diagonally domina
     }
   });
 
+test('tridiagonal syev on nearly degenerate clusters (vectors computed again serially) and with clusters of up to 8 on one thread (forced): n = 64, 130, 256, both dtypes', { skip, timeout: 600_000 }, () => {
+  const dev = gpu();
+  const rng = new Rng(1721);
+  for (const dtype of ['float64', 'float32'] as const)
+    for (const n of [64, 130, 256]) {
+      const uplo = n % 2 === 0 ? 'lower' : 'upper';
+      checkSyevOnGpu(dev, rng, dtype, n, 5, true, uplo, direct(dev), { kinds: ['clustered', 'repeated', 'random', 'tight'], valueLimit: 1, nanVectors: true, label: 'tridiag degenerate clusters' });
+      checkSyevOnGpu(dev, rng, dtype, n, 5, true, uplo, direct(dev, { force: { steinSerialCluster: 8 } }), { kinds: ['dominant', 'clustered', 'random', 'tight'], valueLimit: 1, nanVectors: true, label: 'tridiag serial clusters of 8' });
+    }
+});
+
 test('tridiagonal syev forced: the global workspace, fewer threads than rows, a list batch, the route through the router', { skip, timeout: 600_000 }, () => {
   const dev = gpu();
   const rng = new Rng(1718);
