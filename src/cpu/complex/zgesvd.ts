@@ -10,7 +10,7 @@
  * orthonormal columns, VT (k x n) with orthonormal rows. For m < n, A^H = U' S V'^H gives U = V',
  * VT = U'^H. A is only read. NaN or Inf in A: info k + 2 and s, U, VT NaN; no convergence: k + 1.
  */
-import { MAX_SWEEPS, REORTHOGONALIZE_ABOVE } from '../../core/algorithms.js';
+import { jacobiSweeps, REORTHOGONALIZE_ABOVE } from '../../core/algorithms.js';
 import { batchCount, matrixAt, type MatrixView } from '../../core/batch.js';
 import type { FloatArray } from '../../core/dtype.js';
 import type { GesvdRequest } from '../../core/op-specs.js';
@@ -85,7 +85,7 @@ export function gesvdMatrixComplex(g: Float64Array, v: Float64Array, s: Float64A
   for (let j = 0; j < n; j++) v[2 * j * (n + 1)] = 1;
   const tol = Math.sqrt(m) * EPS;
   let converged = n <= 1;
-  for (let sweep = 0; sweep < MAX_SWEEPS && !converged; sweep++) {
+  for (let sweep = 0, sweeps = jacobiSweeps(n); sweep < sweeps && !converged; sweep++) {
     converged = true;
     for (let p = 0; p < n - 1; p++) {
       for (let q = p + 1; q < n; q++) {

@@ -18,7 +18,7 @@
  * on it either way). NaN or Inf in the referenced part: info n + 2, w NaN (and A with 'vectors'),
  * nothing else touched; complex64 data is computed in float64 and rounded once.
  */
-import { MAX_SWEEPS, REORTHOGONALIZE_ABOVE } from '../../core/algorithms.js';
+import { jacobiSweeps, REORTHOGONALIZE_ABOVE } from '../../core/algorithms.js';
 import { batchCount, matrixAt, type MatrixView } from '../../core/batch.js';
 import type { FloatArray } from '../../core/dtype.js';
 import type { SyevRequest } from '../../core/op-specs.js';
@@ -71,7 +71,7 @@ export function heevMatrix(a: Float64Array, v: Float64Array, d: Float64Array, n:
   const at = (i: number, j: number): number => 2 * (i + j * n);
   const tol = Math.sqrt(n) * EPS;
   let converged = n <= 1;
-  for (let sweep = 0; sweep < MAX_SWEEPS && !converged; sweep++) {
+  for (let sweep = 0, sweeps = jacobiSweeps(n); sweep < sweeps && !converged; sweep++) {
     converged = true;
     for (let p = 0; p < n - 1; p++) {
       for (let q = p + 1; q < n; q++) {

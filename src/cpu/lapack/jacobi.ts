@@ -12,7 +12,7 @@
  * a pair (p, q) is rotated only where |a_pq| > tol sqrt(|a_pp| |a_qq|) (syev) or
  * |g_p . g_q| > tol ||g_p|| ||g_q|| (gesvd), tol = sqrt(size) eps (float64 eps: float32 data is
  * computed in float64 and rounded once). A matrix has converged after a sweep without rotation;
- * after MAX_SWEEPS sweeps it is reported with info = size + 1 and its last iterate (sorted) kept.
+ * after jacobiSweeps(n) sweeps (core/algorithms.ts) it is reported with info = size + 1 and its last iterate (sorted) kept.
  * A matrix holding NaN or Inf gets info = size + 2 and NaN in every output; the others are untouched
  * by it. Matrices whose largest entry lies outside [2^-500, 2^500] are scaled by a power of two
  * (exact) first, so squares and quotients do not overflow.
@@ -23,7 +23,7 @@
  * n = 512 here and past 30 n eps on the GPU's parallel order. One pass over so nearly orthogonal a
  * V brings it to O(eps); it moves V by no more than that growth, so A V - V W stays as small.
  */
-import { MAX_SWEEPS, REORTHOGONALIZE_ABOVE } from '../../core/algorithms.js';
+import { jacobiSweeps, REORTHOGONALIZE_ABOVE } from '../../core/algorithms.js';
 import { batchCount, matrixAt, type MatrixView } from '../../core/batch.js';
 import type { FloatArray } from '../../core/dtype.js';
 import type { GesvdRequest, SyevRequest } from '../../core/ops.js';
@@ -68,7 +68,7 @@ export function syevMatrix(a: Float64Array, v: Float64Array, n: number, vectors:
   if (vectors) identity(v, n);
   const tol = Math.sqrt(n) * EPS;
   let converged = n <= 1;
-  for (let sweep = 0; sweep < MAX_SWEEPS && !converged; sweep++) {
+  for (let sweep = 0, sweeps = jacobiSweeps(n); sweep < sweeps && !converged; sweep++) {
     converged = true;
     for (let p = 0; p < n - 1; p++) {
       for (let q = p + 1; q < n; q++) {
@@ -145,7 +145,7 @@ export function gesvdMatrix(g: Float64Array, v: Float64Array, s: Float64Array, m
   identity(v, n);
   const tol = Math.sqrt(m) * EPS;
   let converged = n <= 1;
-  for (let sweep = 0; sweep < MAX_SWEEPS && !converged; sweep++) {
+  for (let sweep = 0, sweeps = jacobiSweeps(n); sweep < sweeps && !converged; sweep++) {
     converged = true;
     for (let p = 0; p < n - 1; p++) {
       for (let q = p + 1; q < n; q++) {

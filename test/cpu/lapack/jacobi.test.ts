@@ -16,6 +16,7 @@ import {
 import { GRADED_COND_BOUND, GRADED_ORDERS, eigenvaluesBelow, gradedSpd, relativeEigenvalueErrors } from '../../helpers/graded.js';
 import { Rng } from '../../helpers/random.js';
 import { cpuSyev } from '../../../src/cpu/lapack/index.js';
+import { jacobiSweeps, MAX_SWEEPS } from '../../../src/core/algorithms.js';
 
 const EPS: Record<DType, number> = { float64: 2 ** -52, float32: 2 ** -23 };
 const LIMIT = 30;
@@ -210,6 +211,30 @@ describe('syev on graded matrices: eigenvalues to high relative accuracy (README
     // and the exact counts bracket the spectrum: none below 0 (positive definite), all below 2.
     assert.equal(eigenvaluesBelow(a, n, 0), 0);
     assert.equal(eigenvaluesBelow(a, n, 2), n);
+  });
+});
+
+describe('syev: the sweeps grow with the order', () => {
+  it('jacobiSweeps: MAX_SWEEPS below 128 (the GPU designs\' limit), then 4 more a doubling', () => {
+    assert.deepEqual([1, 32, 127, 128, 255, 256, 512, 1024].map(jacobiSweeps), [MAX_SWEEPS, MAX_SWEEPS, MAX_SWEEPS, 34, 34, 38, 42, 46]);
+  });
+  it('a graded 200 x 200 (D B D, D from 1e-5 to 1e5) that rotates in its 30th sweep converges (info 0, as LAPACK), its eigenvalues of the right sum and residual', () => {
+    // The matrix the inverse-iteration host emulation's large case drew: the generator's stream advanced past
+    // a random matrix and a clustered one (150 eigenvalue draws and n^2 draws for Q) first.
+    const n = 200, rng = new Rng(1731);
+    symmetricCase(rng, 'random', n);
+    for (let i = 0; i < n - n / 4 + n * n; i++) rng.uniform(-1, 1);
+    const a = symmetricCase(rng, 'graded', n).a;
+    const v = Float64Array.from(a.d), w = new Float64Array(n), info = new Int32Array(1);
+    cpuSyev({ jobz: 'vectors', uplo: 'upper', a: strided(v, { rows: n }), w: strided(w, { rows: n, cols: 1 }), info });
+    assert.equal(info[0], 0);
+    const vm = mat(n, n);
+    vm.d.set(v);
+    assert.ok(eigenResidual(a, vm, w, EPS.float64) < LIMIT, 'residual');
+    assert.ok(orthoResidual(vm, EPS.float64) < LIMIT, 'orthogonality');
+    let trace = 0;
+    for (let i = 0; i < n; i++) trace += a.d[i + i * n]!;
+    assert.ok(Math.abs(w.reduce((x, y) => x + y, 0) - trace) <= n * EPS.float64 * frob(a), 'trace');
   });
 });
 
