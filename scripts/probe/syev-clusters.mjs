@@ -5,12 +5,14 @@
 // each largest cluster computed on one thread in turn (force.steinSerialCluster; larger ones a thread a
 // vector, orthogonalised by the clusters kernel), and prints the worst residual and orthogonality
 // ratios (in n eps ||A|| and n eps) over the first 4 matrices of the last of them, against the inputs.
-//   [SERIAL=8,1] node scripts/probe/syev-clusters.mjs [float64|float32|both] [128:500,256:100,512:20]
+// THREADS=256,512 alike times the design with the clusters kernel's block forced (force.steinClusterThreads).
+//   [SERIAL=8,1] [THREADS=256,512] node scripts/probe/syev-clusters.mjs [float64|float32|both] [128:500,256:100,512:20]
 import { strided } from '../../dist/src/index.js';
 import { syevProbe } from './syev-setup.mjs';
 import { randomSymmetric, randomSpd } from '../../dist/src/bench/data.js';
 import { syevTridiagCuda } from '../../dist/src/cuda/kernels/tridiag/index.js';
-const SERIAL = (process.env.SERIAL ?? '').split(',').filter((x) => x !== '').map(Number);
+const list = (name) => (process.env[name] ?? '').split(',').filter((x) => x !== '').map(Number);
+const SERIAL = list('SERIAL'), THREADS = list('THREADS');
 
 /** The worst ||A v - w v|| / (n eps ||A||_F) and ||V^T V - I||_max / (n eps) over the first `m` matrices. */
 function ratios(host, v, w, n, m, eps) {
@@ -41,8 +43,10 @@ for (const dtype of dtypes) for (const [n, count] of cases) for (const data of [
   const route = ctx.lastRoute?.route;
   const bad = Array.from(dev.download(info)).filter((x) => x !== 0).length;
   const req = { jobz: 'vectors', uplo: 'lower', a: strided(a, { rows: n, cols: n, count }), w: strided(w, { rows: n, cols: 1, count }), info };
-  const serial = SERIAL.map((s) => `serial ${s}: ${timed(() => syevTridiagCuda(dev, req, { force: { stein: true, steinSerialCluster: s } })).toFixed(3)} ms`);
-  const check = SERIAL.length > 0 ? ` (${ratios(host, dev.download(a), dev.download(w), n, 4, dtype === 'float64' ? 2 ** -52 : 2 ** -23)}, info!=0 ${Array.from(dev.download(info)).filter((x) => x !== 0).length})` : '';
+  const serial = [
+    ...SERIAL.map((s) => `serial ${s}: ${timed(() => syevTridiagCuda(dev, req, { force: { stein: true, steinSerialCluster: s } })).toFixed(3)} ms`),
+    ...THREADS.map((t) => `clusters block ${t}: ${timed(() => syevTridiagCuda(dev, req, { force: { stein: true, steinClusterThreads: t } })).toFixed(3)} ms`)];
+  const check = serial.length > 0 ? ` (${ratios(host, dev.download(a), dev.download(w), n, 4, dtype === 'float64' ? 2 ** -52 : 2 ** -23)}, info!=0 ${Array.from(dev.download(info)).filter((x) => x !== 0).length})` : '';
   say(`${dtype} ${n} x ${count} ${data}: ${serial.join(' | ')}${check}`);
   const x = solver.syevBatched(dtype, n, a, w, info, count, true);
   const xs = timed(() => x.run()); x.dispose();

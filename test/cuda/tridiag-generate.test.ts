@@ -304,6 +304,11 @@ test('the inverse-iteration design\'s launches: reduce (or load and panels with 
     [['syev_stein_vectors_n64_t64_i5_s4', true], ['syev_stein_clusters_n64_t64_i5_s4', true]]);
   assert.equal(tridiagSteinSource(serial.values).entry, 'syev_stein_values_n64_t64');
   for (const bad of [0, 65, 2.5]) assert.throws(() => planSyevStein({ dtype: 'float64', n: 64, uplo: 'lower', vectors: true, kind: 'strided' }, TUNING, { force: { steinSerialCluster: bad } }), /steinSerialCluster/);
+  // The clusters kernel's block forced: its entry says so; a multiple of 32 within 32 ... 512.
+  const wide = planSyevStein({ dtype: 'float64', n: 512, uplo: 'lower', vectors: true, kind: 'strided', sharedLimit: H100_SHARED }, TUNING, { force: { steinClusterThreads: 512 } });
+  assert.equal(tridiagSteinSource(wide.clusters!).entry, 'syev_stein_clusters_n512_t512_i5');
+  assert.equal(planSyevStein({ dtype: 'float64', n: 512, uplo: 'lower', vectors: true, kind: 'strided', sharedLimit: H100_SHARED }, TUNING).clusters!.threads, 256);
+  for (const bad of [16, 100, 1024]) assert.throws(() => planSyevStein({ dtype: 'float64', n: 64, uplo: 'lower', vectors: true, kind: 'strided' }, TUNING, { force: { steinClusterThreads: bad } }), /steinClusterThreads/);
   // The clusters kernel's panel of vectors in shared memory: 8 at most, fewer where n is large, 1 at least (orders to 2 TRIDIAG_MAX).
   assert.deepEqual([33, 256, 512, 1024].map(clusterPanel), [8, 8, 7, 1]);
   assert.throws(() => syevTridiagSource({ ...p.store, shared: true }), /workspace/);

@@ -180,6 +180,8 @@ test('inverse-iteration tridiagonal syev on the host: every kind, a tight cluste
       { dtype: 'float64', n: 64, uplo: 'lower', force: { threads: 32 }, kinds: ['random', 'graded', 'cluster', 'repeated', 'tight'] },
       // Clusters of up to 8 vectors on one thread in turn (the vectors kernel's serial path), larger ones orthogonalised by the clusters kernel.
       { dtype: 'float64', n: 48, uplo: 'upper', force: { steinSerialCluster: 8 }, kinds: ['random', 'clustered', 'cluster', 'repeated', 'tight'] },
+      // The clusters kernel on more threads than rows.
+      { dtype: 'float32', n: 64, uplo: 'upper', force: { steinClusterThreads: 128 }, kinds: ['tight', 'clustered', 'repeated'] },
       { dtype: 'float32', n: 100, uplo: 'lower', force: {}, kinds: ['random', 'clustered', 'cluster'] },
       { dtype: 'float64', n: 130, uplo: 'upper', force: { steinPanel: false }, kinds: ['random', 'cluster', 'diagonal'] },
       // The blocked reduction (panels of 32 and their updates): a partial last panel, one panel, fewer threads than rows.

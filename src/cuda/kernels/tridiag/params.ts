@@ -137,6 +137,8 @@ export interface TridiagForce {
   readonly steinPanel?: boolean;
   /** The inverse iteration's largest cluster computed on one thread in turn (TridiagSteinParams `serialCluster`). */
   readonly steinSerialCluster?: number;
+  /** Threads of the clusters kernel's block (a multiple of 32, at most 512; else plan.ts STEIN_CLUSTER_THREADS, or fewer where n is small). */
+  readonly steinClusterThreads?: number;
   /**
    * Workspace bytes a chunk of matrices may take (else common/block-launch.ts `cardChunkBytes`; the
    * split design's BLOCK_WORKSPACE_BYTES): tests of the chunk boundaries.

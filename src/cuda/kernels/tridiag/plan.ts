@@ -143,7 +143,10 @@ export function planSyevStein(pr: TridiagProblem, tuning: TridiagTuning, options
     if (tridiagLayout(p).sharedBytes > limit) throw new MyriadError('UNSUPPORTED', `the tridiagonal syev's scratch does not fit ${limit} shared bytes`, 'a');
   return {
     reduce, ...(blocked ? { panel: { n: pr.n, threads: base.threads, nb: STEIN_NB } } : {}),
-    ...planSteinKernels(pr.n, pr.vectors, maxits, force.steinSerialCluster === undefined ? {} : { serialCluster: force.steinSerialCluster }), store,
+    ...planSteinKernels(pr.n, pr.vectors, maxits, {
+      ...(force.steinSerialCluster === undefined ? {} : { serialCluster: force.steinSerialCluster }),
+      ...(force.steinClusterThreads === undefined ? {} : { clusterThreads: force.steinClusterThreads }),
+    }), store,
     slice: steinSlice(pr.n).slice,
   };
 }
@@ -155,7 +158,8 @@ export function planSyevStein(pr: TridiagProblem, tuning: TridiagTuning, options
  * upper half of each unreduced block only (params.ts), orders to 2 TRIDIAG_MAX. The real design's
  * plan, the complex heev's (kernels/zheev/) and gesvd's on the Golub-Kahan tridiagonal (kernels/bidiag/) take them from here.
  */
-export function planSteinKernels(n: number, vectors: boolean, maxits: number = STEIN_MAXITS, options: { readonly upperHalf?: boolean; readonly serialCluster?: number } = {}): SteinKernels {
+export function planSteinKernels(n: number, vectors: boolean, maxits: number = STEIN_MAXITS,
+  options: { readonly upperHalf?: boolean; readonly serialCluster?: number; readonly clusterThreads?: number } = {}): SteinKernels {
   const upperHalf = options.upperHalf === true;
   // The upper half of a Golub-Kahan tridiagonal of order 2k serves a bidiagonal of order k <= TRIDIAG_MAX.
   const most = upperHalf ? 2 * TRIDIAG_MAX : TRIDIAG_MAX;
@@ -167,6 +171,10 @@ export function planSteinKernels(n: number, vectors: boolean, maxits: number = S
   const half = { ...(upperHalf ? { upperHalf: true as const } : {}), ...(serial === undefined ? {} : { serialCluster: serial }) };
   const values: TridiagSteinParams = { stage: 'values', n, threads, maxits, ...half };
   if (!vectors) return { values };
-  const clusterThreads = Math.min(STEIN_CLUSTER_THREADS, 32 * Math.ceil(n / 32));
+  const forcedThreads = options.clusterThreads;
+  // At most 512: the kernel needs its 128 registers a thread (launch bounds of one block an SM).
+  if (forcedThreads !== undefined && (!Number.isInteger(forcedThreads) || forcedThreads < 32 || forcedThreads > 512 || forcedThreads % 32 !== 0))
+    throw new MyriadError('UNSUPPORTED', `the clusters kernel's threads ${forcedThreads} must be a multiple of 32 within 32 ... 512`, 'force.steinClusterThreads');
+  const clusterThreads = forcedThreads ?? Math.min(STEIN_CLUSTER_THREADS, 32 * Math.ceil(n / 32));
   return { values, vectors: { stage: 'vectors', n, threads, maxits, ...half }, clusters: { stage: 'clusters', n, threads: clusterThreads, maxits, ...half } };
 }
