@@ -81,6 +81,12 @@ const syevB = (n: number, dtype: 'float64' | 'float32' = 'float64', vectors = tr
 const gesvdB = (m: number, n: number, dtype: 'float64' | 'float32' = 'float64', want = true, sharedLimit = H100_SHARED): GesvdBlockParams =>
   planGesvdBlock({ dtype, m, n, wantU: want, wantVt: want, kind: 'strided', sharedLimit });
 
+test('the sweep limit: every Jacobi plan takes jacobiSweeps of its order (gesvd: min(m, n)), as the CPU reference does', () => {
+  assert.deepEqual([16, 127, 128, 256, 512].map((n) => planSyevBlock({ dtype: 'float64', n, uplo: 'lower', vectors: true, kind: 'strided', sharedLimit: H100_SHARED }).maxSweeps), [30, 30, 34, 38, 42]);
+  assert.deepEqual([[512, 100], [512, 200], [200, 512]].map(([m, n]) => planGesvdBlock({ dtype: 'float64', m: m!, n: n!, wantU: true, wantVt: true, kind: 'strided', sharedLimit: H100_SHARED }).maxSweeps), [30, 34, 34]);
+  assert.equal(planSyev({ dtype: 'float32', n: 32, uplo: 'upper', vectors: false, kind: 'strided' }).maxSweeps, 30);
+});
+
 test('block designs: pure, and every parameter changes the source and the entry', () => {
   const p = syevB(64);
   assert.equal(syevBlockSource(p).source, syevBlockSource({ ...p }).source);

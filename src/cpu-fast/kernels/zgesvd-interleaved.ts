@@ -9,7 +9,7 @@
  * order of pairs (p, q), its test |g_p^H g_q| > sqrt(m) eps sqrt(alpha) sqrt(beta) (alpha, beta
  * the columns' squared norms; |.| scaled by the larger part, as Math.hypot), its Hermitian rotation
  * (zrotation.ts: t from cot(2 theta) = (beta - alpha) / (2 |g|), c = 1 / sqrt(1 + t^2)), its
- * sweep limit MAX_SWEEPS. What differs, for the multiplies (the kernel is bound by them):
+ * sweep limit jacobiSweeps(n). What differs, for the multiplies (the kernel is bound by them):
  * - the rotation is applied scaled (Rutishauser's and LAPACK dgsvj0's fast rotations): a column is
  *   held as its scale times the stored one, x = dp x', y = dq y', and the rotation
  *   x := c (x - t conj(e) y), y := c (y + t e x) becomes x' := x' - A y', y' := y' + B x' with
@@ -43,7 +43,7 @@
  * Loops: sweeps, p and q at run time, the rows of a column too (two a trip): unrolled whole, the
  * Gram sums spilled (TurboFan hoists every load above them) and the module grows with m + n.
  */
-import { MAX_SWEEPS, REORTHOGONALIZE_ABOVE } from '../../core/algorithms.js';
+import { jacobiSweeps, REORTHOGONALIZE_ABOVE } from '../../core/algorithms.js';
 import { Code, encodeModule, type FunctionDef, type ValType } from '../wasm/emit.js';
 import { OP, SIMD } from '../wasm/opcodes.js';
 import { PAIR_E, PAIR_SLOT, pairBatchFunction, pairEmitters } from '../wasm/pair.js';
@@ -498,7 +498,7 @@ function sweepFunction(p: ZgesvdInterleavedParams, groups: 1 | 2, name: string):
         });
       }, pLeft);
       // again while a lane rotated and the limit is not reached
-      c.get(sweeps).i32(1).op(OP.i32Add).tee(sweeps).i32(MAX_SWEEPS).op(OP.i32LtS);
+      c.get(sweeps).i32(1).op(OP.i32Add).tee(sweeps).i32(jacobiSweeps(n)).op(OP.i32LtS);
       c.get(L[0]!.conv);
       for (let g = 1; g < groups; g++) c.get(L[g]!.conv).simd(SIMD.v128And);
       c.simd(SIMD.i64x2AllTrue).op(OP.i32Eqz).op(OP.i32And);

@@ -215,7 +215,7 @@ describe('syev on graded matrices: eigenvalues to high relative accuracy (README
 });
 
 describe('syev: the sweeps grow with the order', () => {
-  it('jacobiSweeps: MAX_SWEEPS below 128 (the GPU designs\' limit), then 4 more a doubling', () => {
+  it('jacobiSweeps: MAX_SWEEPS below 128, then 4 more a doubling (the GPU plans take it too: test/cuda/jacobi-generate.test.ts)', () => {
     assert.deepEqual([1, 32, 127, 128, 255, 256, 512, 1024].map(jacobiSweeps), [MAX_SWEEPS, MAX_SWEEPS, MAX_SWEEPS, 34, 34, 38, 42, 46]);
   });
   it('a graded 200 x 200 (D B D, D from 1e-5 to 1e5) that rotates in its 30th sweep converges (info 0, as LAPACK), its eigenvalues of the right sum and residual', () => {

@@ -7,7 +7,7 @@
  * shared memory. Block design: threads by size (blockThreads), A and V in shared memory within the
  * problem's sharedLimit, else in a global workspace (no measured table yet).
  */
-import { MAX_SWEEPS } from '../../../core/algorithms.js';
+import { jacobiSweeps } from '../../../core/algorithms.js';
 import type { DType } from '../../../core/dtype.js';
 import type { Uplo } from '../../../core/enums.js';
 import { MyriadError } from '../../../core/errors.js';
@@ -44,7 +44,7 @@ const gesvdFields = (pr: GesvdProblem) => ({ dtype: pr.dtype, m: pr.m, n: pr.n, 
 export function planSyev(pr: SyevProblem, options: { readonly force?: JacobiForce } = {}): SyevWarpParams {
   if (pr.n > WARP_MAX) throw new MyriadError('UNSUPPORTED', `the Jacobi warp design takes n <= ${WARP_MAX}, got ${pr.n}`, 'a');
   const s = shape(warpLanes(pr.n), (perBlock) => syevWarpSharedBytes({ ...pr, perBlock }), options.force ?? {});
-  return { ...syevFields(pr), ...s, maxSweeps: MAX_SWEEPS };
+  return { ...syevFields(pr), ...s, maxSweeps: jacobiSweeps(pr.n) };
 }
 
 /** The largest n (max(m, n) for gesvd) of the block designs, and so of the GPU's coverage. */
@@ -78,7 +78,7 @@ export function planSyevBlock(pr: SyevProblem, options: { readonly force?: Jacob
   const base = syevFields(pr);
   const s = blockShape(pr.n, pr.sharedLimit ?? WARP_STATIC_SHARED,
     (aShared, vShared) => syevBlockLayout({ ...base, aShared, vShared }).sharedBytes, options.force ?? {});
-  return { ...base, ...s, vShared: s.vShared && pr.vectors, maxSweeps: MAX_SWEEPS };
+  return { ...base, ...s, vShared: s.vShared && pr.vectors, maxSweeps: jacobiSweeps(pr.n) };
 }
 
 export function planGesvdBlock(pr: GesvdProblem, options: { readonly force?: JacobiForce } = {}): GesvdBlockParams {
@@ -88,7 +88,7 @@ export function planGesvdBlock(pr: GesvdProblem, options: { readonly force?: Jac
   const s = blockShape(Math.min(pr.m, pr.n), pr.sharedLimit ?? WARP_STATIC_SHARED,
     (aShared, vShared) => gesvdBlockLayout({ ...base, aShared, vShared }).sharedBytes, options.force ?? {});
   const needV = pr.m >= pr.n ? pr.wantVt : pr.wantU;
-  return { ...base, ...s, vShared: s.vShared && needV, maxSweeps: MAX_SWEEPS };
+  return { ...base, ...s, vShared: s.vShared && needV, maxSweeps: jacobiSweeps(Math.min(pr.m, pr.n)) };
 }
 
 /**
@@ -123,14 +123,14 @@ export function selectSyev(pr: SyevProblem, options: { readonly force?: JacobiFo
   const design = options.force?.design ?? (pr.n <= THREAD_MAX ? 'thread' : pr.n <= WARP_MAX ? 'rows' : 'block');
   if (design === 'thread') {
     if (pr.n > THREAD_LIMIT) throw new MyriadError('UNSUPPORTED', `the per-thread Jacobi takes n <= ${THREAD_LIMIT}, got ${pr.n}`, 'a');
-    return { design, params: { ...syevFields(pr), maxSweeps: MAX_SWEEPS } };
+    return { design, params: { ...syevFields(pr), maxSweeps: jacobiSweeps(pr.n) } };
   }
   if (design === 'rows') {
     if (pr.n > WARP_MAX) throw new MyriadError('UNSUPPORTED', `the rows design takes n <= ${WARP_MAX}, got ${pr.n}`, 'a');
     const forced = options.force?.minBlocks;
     const minBlocks = forced === undefined ? rowsMinBlocks(options.rowsOccupancy ?? [], pr.dtype, pr.vectors, pr.n) : forced === 0 ? undefined : forced;
     const angle = options.force?.angle ?? 'halfAngle';
-    return { design, params: { ...syevFields(pr), maxSweeps: MAX_SWEEPS, angle, ...(minBlocks === undefined ? {} : { minBlocks }) } };
+    return { design, params: { ...syevFields(pr), maxSweeps: jacobiSweeps(pr.n), angle, ...(minBlocks === undefined ? {} : { minBlocks }) } };
   }
   if (design === 'block') return { design, params: planSyevBlock(pr, options) };
   return { design, params: planSyev(pr, options) };
@@ -165,7 +165,7 @@ export function selectGesvd(pr: GesvdProblem, options: { readonly force?: Jacobi
   if (design === 'thread') throw new MyriadError('UNSUPPORTED', `gesvd has no ${design} design`, 'force.design');
   if (design === 'rows') {
     if (size > WARP_MAX || Math.min(pr.m, pr.n) < 1) throw new MyriadError('UNSUPPORTED', `the gesvd rows design takes 1 <= m, n <= ${WARP_MAX}, got ${pr.m}x${pr.n}`, 'a');
-    return { design, params: { ...gesvdFields(pr), maxSweeps: MAX_SWEEPS } };
+    return { design, params: { ...gesvdFields(pr), maxSweeps: jacobiSweeps(Math.min(pr.m, pr.n)) } };
   }
   if (design === 'block') return { design, params: planGesvdBlock(pr, options) };
   return { design, params: planGesvd(pr, options) };
@@ -174,5 +174,5 @@ export function selectGesvd(pr: GesvdProblem, options: { readonly force?: Jacobi
 export function planGesvd(pr: GesvdProblem, options: { readonly force?: JacobiForce } = {}): GesvdWarpParams {
   if (Math.max(pr.m, pr.n) > WARP_MAX) throw new MyriadError('UNSUPPORTED', `the Jacobi warp design takes max(m, n) <= ${WARP_MAX}, got ${pr.m}x${pr.n}`, 'a');
   const s = shape(warpLanes(Math.min(pr.m, pr.n)), (perBlock) => gesvdWarpSharedBytes({ ...pr, perBlock }), options.force ?? {});
-  return { ...gesvdFields(pr), ...s, maxSweeps: MAX_SWEEPS };
+  return { ...gesvdFields(pr), ...s, maxSweeps: jacobiSweeps(Math.min(pr.m, pr.n)) };
 }

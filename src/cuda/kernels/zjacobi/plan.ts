@@ -6,7 +6,7 @@
  * and the rest to the CPU reference. No tuning
  * table: not swept yet.
  */
-import { MAX_SWEEPS } from '../../../core/algorithms.js';
+import { jacobiSweeps } from '../../../core/algorithms.js';
 import type { DType } from '../../../core/dtype.js';
 import type { Uplo } from '../../../core/enums.js';
 import { MyriadError } from '../../../core/errors.js';
@@ -35,7 +35,7 @@ export interface HeevProblem {
 
 export function planHeev(pr: HeevProblem, options: { readonly force?: ZjacobiForce } = {}): HeevWarpParams {
   if (!zheevServes(pr.n) || pr.n < 1) throw new MyriadError('UNSUPPORTED', `the complex Jacobi warp design takes 1 <= n <= ${ZHEEV_MAX}, got ${pr.n}`, 'a');
-  const base = { dtype: pr.dtype, n: pr.n, uplo: pr.uplo, vectors: pr.vectors, kind: pr.kind, maxSweeps: MAX_SWEEPS, threads: warpLanes(pr.n) };
+  const base = { dtype: pr.dtype, n: pr.n, uplo: pr.uplo, vectors: pr.vectors, kind: pr.kind, maxSweeps: jacobiSweeps(pr.n), threads: warpLanes(pr.n) };
   return { ...base, perBlock: warpMatricesPerBlock(base.threads, (perBlock) => heevWarpSharedBytes({ ...base, perBlock }), options.force?.perBlock) };
 }
 
@@ -72,7 +72,7 @@ export const heevSmallDesign = (dtype: DType, n: number): 'warp' | 'rows' =>
 export function planHeevRows(pr: HeevProblem, options: { readonly force?: ZjacobiForce } = {}): HeevRowsParams {
   if (!zheevServes(pr.n) || pr.n < 1) throw new MyriadError('UNSUPPORTED', `the complex heev rows design takes 1 <= n <= ${ZHEEV_MAX}, got ${pr.n}`, 'a');
   const vShared = pr.vectors && (options.force?.vShared ?? pr.n > HEEV_ROWS_V_REGISTERS_MAX[pr.dtype]);
-  const base = { dtype: pr.dtype, n: pr.n, uplo: pr.uplo, vectors: pr.vectors, kind: pr.kind, maxSweeps: MAX_SWEEPS, vShared };
+  const base = { dtype: pr.dtype, n: pr.n, uplo: pr.uplo, vectors: pr.vectors, kind: pr.kind, maxSweeps: jacobiSweeps(pr.n), vShared };
   let warps = ROWS_WARPS;
   while (warps > 1 && heevRowsSharedBytes({ ...base, warps }) > STATIC_SHARED) warps--;
   return { ...base, warps };
@@ -97,6 +97,6 @@ export type GesvdProblem = GesvdShape;
 export function planGesvd(pr: GesvdProblem, options: { readonly force?: ZjacobiForce } = {}): GesvdWarpParams {
   if (!zgesvdServes(pr.m, pr.n) || Math.min(pr.m, pr.n) < 1)
     throw new MyriadError('UNSUPPORTED', `the complex Jacobi warp design takes 1 <= m, n <= ${ZGESVD_MAX}, got ${pr.m}x${pr.n}`, 'a');
-  const base = { dtype: pr.dtype, m: pr.m, n: pr.n, wantU: pr.wantU, wantVt: pr.wantVt, kind: pr.kind, maxSweeps: MAX_SWEEPS, threads: warpLanes(Math.min(pr.m, pr.n)) };
+  const base = { dtype: pr.dtype, m: pr.m, n: pr.n, wantU: pr.wantU, wantVt: pr.wantVt, kind: pr.kind, maxSweeps: jacobiSweeps(Math.min(pr.m, pr.n)), threads: warpLanes(Math.min(pr.m, pr.n)) };
   return { ...base, perBlock: warpMatricesPerBlock(base.threads, (perBlock) => gesvdWarpSharedBytes({ ...base, perBlock }), options.force?.perBlock) };
 }
