@@ -510,7 +510,8 @@ const clusterCoefLength = (n: number): number => Math.max(n, CLUSTER_CHUNK * clu
 
 /**
  * The clusters kernel's panel: as many vectors as fit the static shared memory (48 KiB) beside the
- * opening's d, e, e2 and red and the coefficients, 8 at most, 1 at least.
+ * opening's d, e, e2 and red and the coefficients (counted here for the largest panel, 8, so the
+ * count does not depend on its own result), 8 at most, 1 at least.
  */
 export function clusterPanel(n: number): number {
   const fixed = 3 * 8 * n + 8 * 32 + 8 * Math.max(n, CLUSTER_CHUNK * 8) + 16;

@@ -168,7 +168,7 @@ export function planSteinKernels(n: number, vectors: boolean, maxits: number = S
   const serial = options.serialCluster;
   if (serial !== undefined && (!Number.isInteger(serial) || serial < 1 || serial > 64)) throw new MyriadError('UNSUPPORTED', `the serial cluster size ${serial} must be within 1 ... 64`, 'force.steinSerialCluster');
   const threads = Math.min(STEIN_THREADS, 32 * Math.ceil(n / 32));
-  const half = { ...(upperHalf ? { upperHalf: true as const } : {}), ...(serial === undefined ? {} : { serialCluster: serial }) };
+  const half = upperHalf ? { upperHalf: true as const } : {};
   const values: TridiagSteinParams = { stage: 'values', n, threads, maxits, ...half };
   if (!vectors) return { values };
   const forcedThreads = options.clusterThreads;
@@ -176,5 +176,7 @@ export function planSteinKernels(n: number, vectors: boolean, maxits: number = S
   if (forcedThreads !== undefined && (!Number.isInteger(forcedThreads) || forcedThreads < 32 || forcedThreads > 512 || forcedThreads % 32 !== 0))
     throw new MyriadError('UNSUPPORTED', `the clusters kernel's threads ${forcedThreads} must be a multiple of 32 within 32 ... 512`, 'force.steinClusterThreads');
   const clusterThreads = forcedThreads ?? Math.min(STEIN_CLUSTER_THREADS, 32 * Math.ceil(n / 32));
-  return { values, vectors: { stage: 'vectors', n, threads, maxits, ...half }, clusters: { stage: 'clusters', n, threads: clusterThreads, maxits, ...half } };
+  // The serial cluster size: the vectors and clusters kernels must agree on it (the values kernel does not read it).
+  const clustered = { ...half, ...(serial === undefined ? {} : { serialCluster: serial }) };
+  return { values, vectors: { stage: 'vectors', n, threads, maxits, ...clustered }, clusters: { stage: 'clusters', n, threads: clusterThreads, maxits, ...clustered } };
 }
