@@ -80,6 +80,31 @@ const CLUSTER_SHIFT = `static __device__ __forceinline__ real clusterShift(real 
 }`;
 
 /**
+ * The clusters kernel's Gram-Schmidt of one vector (classical, twice): y (bs rows) -= Q (Q^T y), Q's
+ * `count` columns at q with column stride N; coef holds `count` reals of shared scratch. Warps over
+ * the columns for the coefficients, then threads over the rows; every thread of the block calls it.
+ */
+const PROJECT_OUT = `static __device__ __forceinline__ void projectOut(real* y, const real* q, int count, int bs, real* coef) {
+  const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int jj = warp; jj < count; jj += T / 32) {
+      const real* z = q + (long long)jj * N;
+      real dot = real(0);
+      for (int i = lane; i < bs; i += 32) dot = fmaReal(z[i], y[i], dot);
+      dot = groupSum(dot, 32);
+      if (lane == 0) coef[jj] = dot;
+    }
+    __syncthreads();
+    for (int i = tid; i < bs; i += T) {
+      real v = y[i];
+      for (int jj = 0; jj < count; ++jj) v = fmaReal(-coef[jj], q[i + (long long)jj * N], v);
+      y[i] = v;
+    }
+    __syncthreads();
+  }
+}`;
+
+/**
  * dlagtf with lambda = x on the block's rows a ... a + bs - 1 (d, e in shared memory), tol 0: the
  * factors into this thread's columns (A: ua, B: ub, C: uc, D: ud, IN: up, stride N); returns dlagts's
  * tol (eps times the largest factor element, or eps).
@@ -404,21 +429,7 @@ const clustersStep = (n: number, upperHalf: boolean): string => {
         for (int m = 0; m < w; ++m) {
           const int j = p0 + m;
           real* y = P + m * N;
-          for (int pass = 0; pass < 2; ++pass) {
-            for (int mm = warp; mm < m; mm += NW) {
-              real dot = real(0);
-              for (int i = lane; i < bs; i += 32) dot = fmaReal(P[mm * N + i], y[i], dot);
-              dot = groupSum(dot, 32);
-              if (lane == 0) coef[mm] = dot;
-            }
-            __syncthreads();
-            for (int i = tid; i < bs; i += T) {
-              real v = y[i];
-              for (int mm = 0; mm < m; ++mm) v = fmaReal(-coef[mm], P[mm * N + i], v);
-              y[i] = v;
-            }
-            __syncthreads();
-          }
+          projectOut(y, P, m, bs, coef);
           real ss = real(0);
           for (int i = tid; i < bs; i += T) ss = fmaReal(y[i], y[i], ss);
           if (!(sqrtReal(blockSum(ss, red)) >= KEEP)) {
@@ -450,22 +461,7 @@ const clustersStep = (n: number, upperHalf: boolean): string => {
               __syncthreads();
               if (tid == 0) solveShifted<1>(bs, tol, ua, ub, uc, ud, up, y);
               __syncthreads();
-              for (int pass = 0; pass < 2; ++pass) {
-                for (int jj = c0 + warp; jj < j; jj += NW) {
-                  const real* z = V + a + (long long)jj * N;
-                  real dot = real(0);
-                  for (int i = lane; i < bs; i += 32) dot = fmaReal(y[i], z[i], dot);
-                  dot = groupSum(dot, 32);
-                  if (lane == 0) coef[jj - c0] = dot;
-                }
-                __syncthreads();
-                for (int i = tid; i < bs; i += T) {
-                  real v = y[i];
-                  for (int jj = c0; jj < j; ++jj) v = fmaReal(-coef[jj - c0], V[a + i + (long long)jj * N], v);
-                  y[i] = v;
-                }
-                __syncthreads();
-              }
+              projectOut(y, V + a + (long long)c0 * N, j - c0, bs, coef);
               big = real(0);
               for (int i = tid; i < bs; i += T) big = fmax(big, absReal(y[i]));
               const real nrm = blockMax(big, red);
@@ -557,7 +553,7 @@ constexpr real SAFMIN = 2.2250738585072014e-308;
 constexpr real BIGNUM = 1.0 / SAFMIN;
 constexpr real MAXR = 1.7976931348623157e308;
 ${stage === 'values' ? '' : `constexpr int SERIAL_CLUSTER = ${p.serialCluster ?? SERIAL_CLUSTER};   // larger clusters: a thread a vector, then the clusters kernel\n`}${blockReduceSource('max')}
-${stage === 'clusters' ? `${blockReduceSource('sum')}\n` : ''}${stage === 'values' ? BISECT_EIGENVALUE : `${START_VALUE}\n${CLUSTER_SHIFT}\n${FACTOR}\n${SOLVE}`}
+${stage === 'clusters' ? `${blockReduceSource('sum')}\n${PROJECT_OUT}\n` : ''}${stage === 'values' ? BISECT_EIGENVALUE : `${START_VALUE}\n${CLUSTER_SHIFT}\n${FACTOR}\n${SOLVE}`}
 
 // At least 512 threads an SM's worth of registers (128 a thread at 64 a block): without a minimum
 // ptxas picked 80-96 registers at some orders and spilled.
