@@ -125,11 +125,13 @@ test('the recursive LU applies from minN, or minNFew with fewer matrices than SM
   assert.equal(getrfRecursive(d, 255, 255, 791, 132, GETRF_T), false);
   assert.equal(getrfRecursive(d, 512, 512, 131, 132, GETRF_T), false, 'fewer than SMs: the per-matrix kernel to 1023');
   assert.equal(getrfRecursive('float32', 8192, 8192, 1, 132, GETRF_T), true);
-  // ... and batches of 15 matrices an SM at 65-96 (float64) and 113-128 (float32), 6 from 97 (float64) and 129 (float32).
+  // ... and batches of 15 matrices an SM at 65-96 (float64) and 113-128 (float32), 10 at 97-112 and 6 from 113 (float64), 6 from 129 (float32).
   assert.equal(getrfRecursive(d, 96, 96, 7281, 132, GETRF_T), true);
   assert.equal(getrfRecursive(d, 65, 65, 1980, 132, GETRF_T), true);
   assert.equal(getrfRecursive(d, 72, 72, 1056, 132, GETRF_T), false, 'float64 65-96: the register design at 8 an SM');
-  assert.equal(getrfRecursive(d, 97, 97, 792, 132, GETRF_T), true);
+  assert.equal(getrfRecursive(d, 97, 97, 1320, 132, GETRF_T), true);
+  assert.equal(getrfRecursive(d, 112, 112, 1319, 132, GETRF_T), false, 'float64 97-112: the register design below 10 an SM');
+  assert.equal(getrfRecursive(d, 113, 113, 792, 132, GETRF_T), true);
   assert.equal(getrfRecursive(d, 128, 128, 791, 132, GETRF_T), false);
   assert.equal(getrfRecursive(d, 64, 64, 16_384, 132, GETRF_T), false, 'the register design to 64');
   assert.equal(getrfRecursive('float32', 112, 112, 100_000, 132, GETRF_T), false, 'float32: the register design to 112');

@@ -12,7 +12,7 @@ import { syevCuda } from '../../src/cuda/kernels/jacobi/index.js';
 import { runRouted } from '../../src/cuda/router.js';
 import type { SyevRequest } from '../../src/core/ops.js';
 import {
-  STEIN_NB, TRIDIAG_MAX, clusterPanel, tridiagSteins, TRIDIAG_MAXIT, applySharedBytes, planSyevSplit, planSyevStein, planSyevTridiag, splitSlice, steinParts, syevTridiagCuda, syevTridiagSource,
+  STEIN_NB, TRIDIAG_MAX, clusterPanel, planSteinKernels, tridiagSteins, TRIDIAG_MAXIT, applySharedBytes, planSyevSplit, planSyevStein, planSyevTridiag, splitSlice, steinParts, syevTridiagCuda, syevTridiagSource,
   tridiagApplySource, tridiagPanelSource, tridiagSteinSource,
   tridiagLayout, tridiagServes, tridiagSplits, tridiagThreads, type SyevTridiagParams, type TridiagApplyParams, type TridiagForce,
 } from '../../src/cuda/kernels/tridiag/index.js';
@@ -266,7 +266,7 @@ test('the inverse-iteration design\'s launches: reduce (or load and panels with 
     const parts = steinParts(p.values);
     assert.equal(parts, Math.ceil(n / 64));
     assert.equal(steinParts(p.clusters), 1);
-    assert.equal(p.clusters.threads, Math.min(256, 32 * Math.ceil(n / 32)));
+    assert.equal(p.clusters.threads, n > 256 ? 512 : Math.min(256, 32 * Math.ceil(n / 32)));
     const stein = launches.filter((l) => l.entry.startsWith('syev_stein_'));
     assert.deepEqual(stein.map((x) => x.entry.split('_')[2]), ['values', 'vectors', 'clusters']);
     for (const x of stein.slice(0, 2))
@@ -307,7 +307,11 @@ test('the inverse-iteration design\'s launches: reduce (or load and panels with 
   // The clusters kernel's block forced: its entry says so; a multiple of 32 within 32 ... 512.
   const wide = planSyevStein({ dtype: 'float64', n: 512, uplo: 'lower', vectors: true, kind: 'strided', sharedLimit: H100_SHARED }, TUNING, { force: { steinClusterThreads: 512 } });
   assert.equal(tridiagSteinSource(wide.clusters!).entry, 'syev_stein_clusters_n512_t512_i5');
-  assert.equal(planSyevStein({ dtype: 'float64', n: 512, uplo: 'lower', vectors: true, kind: 'strided', sharedLimit: H100_SHARED }, TUNING).clusters!.threads, 256);
+  // By default 512 above 256 (fewer below: whole warps to 256), 256 on the upper half of a Golub-Kahan tridiagonal.
+  const clusterThreads = (n: number, upperHalf = false): number => planSteinKernels(n, true, 5, { upperHalf }).clusters!.threads;
+  assert.deepEqual([33, 200, 256, 257, 512].map((n) => clusterThreads(n)), [64, 224, 256, 512, 512]);
+  assert.deepEqual([200, 512, 1024].map((n) => clusterThreads(n, true)), [224, 256, 256]);
+  assert.equal(planSyevStein({ dtype: 'float64', n: 512, uplo: 'lower', vectors: true, kind: 'strided', sharedLimit: H100_SHARED }, TUNING, { force: { steinClusterThreads: 256 } }).clusters!.threads, 256);
   for (const bad of [16, 100, 1024]) assert.throws(() => planSyevStein({ dtype: 'float64', n: 64, uplo: 'lower', vectors: true, kind: 'strided' }, TUNING, { force: { steinClusterThreads: bad } }), /steinClusterThreads/);
   // The clusters kernel's panel of vectors in shared memory: 8 at most, fewer where n is large, 1 at least (orders to 2 TRIDIAG_MAX).
   assert.deepEqual([33, 256, 512, 1024].map(clusterPanel), [8, 8, 7, 1]);

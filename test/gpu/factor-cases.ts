@@ -656,8 +656,8 @@ partTest('potrf', 'potrf: every n > 32 with 8-column panels (the paper\'s width,
 // The register designs (one block per matrix, the matrix in registers): by size up to the
 // threshold, the boundary on both sides (128 register, 129 the old paths), forced at sizes the
 // warp kernels serve by default (one row register, fewer columns than warps), mixed failures.
-// Each band of the table's register shapes (sm_90: float64 65-80, 81-96, 97-128; float32 65-96, 97-112, 113-128) at both ends.
-const REGISTER_SIZES = [33, 47, 64, 65, 80, 81, 96, 97, 100, 112, 113, 127, 128];
+// Each band of the table's register shapes (sm_90: float64 65-80, 81-112, 113-120, 121-128; float32 65-96, 97-112, 113-128) at both ends.
+const REGISTER_SIZES = [33, 47, 64, 65, 80, 81, 96, 97, 100, 112, 113, 120, 121, 127, 128];
 const registerMax = (dtype: DType): number =>
   Math.max(tuningFor(gpu().info.arch, 'potrf').registerMax[dtype], tuningFor(gpu().info.arch, 'getrf').registerMax[dtype]);
 
@@ -735,7 +735,7 @@ partTest('batches', 'batches of SMs or more at n >= 256 (the blocked drivers by 
 });
 
 // Batches of mid sizes with the table's matrices an SM or more (recursion.mid; sm_90: float64 15 an SM at
-// 65-96 and 6 from 97, float32 15 at 113-128 and 6 from 129) take the LU over the whole batch (one panel
+// 65-96, 10 at 97-112 and 6 from 113, float32 15 at 113-128 and 6 from 129) take the LU over the whole batch (one panel
 // of 128 with tall leaves in float64, panels of 64 with wide leaves of 32 in float32 from 129): the
 // default plan, mixed with failing matrices, against the CPU; gesv through it.
 partTest('batches', 'batches of mid sizes with the table\'s matrices an SM (the LU over the whole batch by default): failures, against the CPU', { skip, timeout: 600_000 }, () => {
@@ -744,7 +744,7 @@ partTest('batches', 'batches of mid sizes with the table\'s matrices an SM (the 
   const t = tuningFor(dev.info.arch, 'getrf').recursion;
   const countFor = (dtype: DType, n: number): number => getrfMidBand(t, dtype, n)!.perSm * dev.info.smCount + 1;
   const luMix = (i: number): Kind => (i % 97 === 7 ? 'singular' : i % 89 === 3 ? 'nan' : 'general');
-  for (const [dtype, n] of [['float64', 65], ['float64', 96], ['float64', 200], ['float32', 128], ['float32', 160]] as const) {
+  for (const [dtype, n] of [['float64', 65], ['float64', 96], ['float64', 104], ['float64', 200], ['float32', 128], ['float32', 160]] as const) {
     const count = countFor(dtype, n);
     assert.ok(getrfRecursive(dtype, n, n, count, dev.info.smCount, t), `${dtype} ${n} x ${count} takes the LU over the batch`);
     assert.ok(!getrfRecursive(dtype, n, n, count - 2, dev.info.smCount, t), `${dtype} ${n} x ${count - 2}: one block a matrix`);
@@ -759,8 +759,14 @@ partTest('batches', 'batches of mid sizes with the table\'s matrices an SM (the 
     assert.ok(!getrfRecursive(dtype, n, n, several, dev.info.smCount, t));
     checkGetrf(dev, rng, dtype, n, n, several, luMix, dtype === 'float32');
   }
+  // Several matrices an SM below the recursion's count on a band of several blocks an SM (sm_90's float64
+  // 81-112: 8 warps, 2 blocks), with failures.
+  const threeAnSm = 3 * dev.info.smCount + 1;
+  assert.ok(!getrfRecursive('float64', 104, 104, threeAnSm, dev.info.smCount, t));
+  checkGetrf(dev, rng, 'float64', 104, 104, threeAnSm, luMix);
   // (no NaN here: checkSolve judges every solved system by its residual)
   checkSolve(dev, rng, 'float64', 'gesv', 96, 1, 'lower', (i) => (i % 97 === 7 ? 'singular' : 'general'), countFor('float64', 96));
+  checkSolve(dev, rng, 'float64', 'gesv', 104, 1, 'lower', (i) => (i % 97 === 7 ? 'singular' : 'general'), threeAnSm);
 });
 
 partTest('batches', 'batches of 70000 matrices (beyond a 65535 grid dimension)', { skip }, () => {

@@ -126,6 +126,19 @@ export const STEIN_THREADS = 64;
 export const STEIN_CLUSTER_THREADS = 256;
 
 /**
+ * The clusters kernel's block for order `n`: STEIN_CLUSTER_THREADS (fewer where n is small: whole
+ * warps), 512 above 256 on a whole tridiagonal. On an H200 (2026-12-01, scripts/probe/syev-clusters.mjs
+ * with THREADS=256,512, the bench's diagonally dominant matrices, whose spectra are mostly one cluster;
+ * ms, 256 / 512 threads) float64 320 x 60 13.16 / 12.02, 384 x 40 18.32 / 16.07, 448 x 30 26.06 / 21.57,
+ * 512 x 20 32.68 / 26.60, float32 512 x 20 31.66 / 26.66; 256 x 100 8.31 / 8.28 and 128 x 500 4.82 /
+ * 5.41; on random symmetric matrices (few clusters) within 1% at every order. The upper half of a
+ * Golub-Kahan tridiagonal (gesvd) keeps 256: not measured there.
+ */
+export function steinClusterThreads(n: number, upperHalf = false): number {
+  return !upperHalf && n > 256 ? 512 : Math.min(STEIN_CLUSTER_THREADS, 32 * Math.ceil(n / 32));
+}
+
+/**
  * The inverse-iteration design's launches: reduce (unblocked, or from the table's `steinPanelFrom`
  * the load stage and the blocked reduction's panels of STEIN_NB columns) and store with the
  * one-kernel plan's threads and Z in the slice, the values and vectors kernels a thread per eigenvalue, STEIN_THREADS a block (fewer
@@ -175,7 +188,7 @@ export function planSteinKernels(n: number, vectors: boolean, maxits: number = S
   // At most 512: the kernel needs its 128 registers a thread (launch bounds of one block an SM).
   if (forcedThreads !== undefined && (!Number.isInteger(forcedThreads) || forcedThreads < 32 || forcedThreads > 512 || forcedThreads % 32 !== 0))
     throw new MyriadError('UNSUPPORTED', `the clusters kernel's threads ${forcedThreads} must be a multiple of 32 within 32 ... 512`, 'force.steinClusterThreads');
-  const clusterThreads = forcedThreads ?? Math.min(STEIN_CLUSTER_THREADS, 32 * Math.ceil(n / 32));
+  const clusterThreads = forcedThreads ?? steinClusterThreads(n, upperHalf);
   // The serial cluster size: the vectors and clusters kernels must agree on it (the values kernel does not read it).
   const clustered = { ...half, ...(serial === undefined ? {} : { serialCluster: serial }) };
   return { values, vectors: { stage: 'vectors', n, threads, maxits, ...clustered }, clusters: { stage: 'clusters', n, threads: clusterThreads, maxits, ...clustered } };

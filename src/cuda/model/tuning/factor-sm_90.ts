@@ -89,7 +89,7 @@ export const sm90GetrfTuning: GetrfTuning = {
   // f64 and f32 alike: RB <= 4 row registers.
   registerMax: { float64: 128, float32: 128 },
   // Up to 64: 4 warps, 4-column panels and a register cap for 5 (f64) or 6 (f32) blocks per SM;
-  // 65-96 (f64 and f32) and 97-112 (f32): 4-8 warps and 2-4 blocks per SM; beyond, 16 warps (the
+  // 65-112 (f64 and f32; f64 113-120 for two matrices an SM or fewer): 4-8 warps and 2-4 blocks per SM; beyond, 16 warps (the
   // whole square matrix in registers leaves 1 or 2 blocks per SM). Up to 64 (H200, 2026-11-29, scripts/probe/getrf-register-shapes.mjs, 10,000
   // matrices, ms; warps x nb x blocks): f64 n = 40 / 48 / 56 / 64: 4x4x5 0.680 / 0.798 / 1.095 /
   // 1.263, 4x4x4 0.762 / 0.903 / 1.210 / 1.339, the earlier 4x8x4 0.862 / 1.088 / 1.293 / 1.428,
@@ -127,11 +127,21 @@ export const sm90GetrfTuning: GetrfTuning = {
   // bytes of spills), 8x2x3 0.293 / 0.823 / 3.683 and 0.294 / 0.889 / 3.981, 8x2x2 0.249 / 0.902 / 4.240
   // and 0.261 / 0.976 / 4.578, cuBLAS 0.266 / 0.736 / 3.023 and 0.244 / 0.807 / 3.278 (uniform 112 x 528 /
   // 4,000: 8x1x3 0.362 / 1.664, 8x2x2 0.339 / 2.031, cuBLAS 0.395 / 2.313).
+  // f64 97-120 (H200, 2026-12-01, the same probe, the bench's matrices, ms, 8x2x2 / 16x4x1 (the band's shape
+  // before) / the recursion / cuBLAS): 104 x 264 0.199 / 0.303 / - / 0.232, x 528 0.353 / 0.503 / - / 0.288,
+  // x 792 0.526 / - / 0.703 / 0.565, x 1,056 0.750 / - / 0.720 / 0.602, x 2,000 1.402 / - / 1.176 / 1.121;
+  // 112 x 264 0.192 / 0.280 / - / 0.241, x 528 0.381 / 0.536 / - / 0.320, x 792 0.566 / - / 0.575 / 0.612,
+  // x 1,056 0.752 / - / 0.846 / 0.656, x 2,000 1.474 / - / 1.070 / 1.224; 120 x 264 0.374 / 0.630 / - /
+  // 0.328, x 528 0.675 / 0.646 / - / 0.415; 128 x 264 0.320 / 0.300 / - / 0.316, x 528 0.631 / 0.597 / - /
+  // 0.448 (16x2x1 0.293, 0.587). 8x2x2 spills at 104-120 (ptxas, sm_90: 128 registers, 1,352 bytes of
+  // spill stores at 104 and 112, 2,924 at 120), yet is the fastest tried at 97-112 below 10 an SM and at
+  // 113-120 for two an SM or fewer; 16x4x1 spills none.
   registerShapes: {
     float64: [
       { maxN: 64, shape: { warps: 4, nb: 4, minBlocks: 5 } },
       { maxN: 80, shape: { warps: 4, nb: 2, minBlocks: 4 }, few: { maxPerSm: 2, shape: { warps: 8, nb: 2, minBlocks: 2 } } },
-      { maxN: 96, shape: { warps: 8, nb: 2, minBlocks: 2 } },
+      { maxN: 112, shape: { warps: 8, nb: 2, minBlocks: 2 } },
+      { maxN: 120, shape: { warps: 16, nb: 4, minBlocks: 1 }, few: { maxPerSm: 2, shape: { warps: 8, nb: 2, minBlocks: 2 } } },
       { maxN: Infinity, shape: { warps: 16, nb: 4, minBlocks: 1 } },
     ],
     float32: [
@@ -184,12 +194,14 @@ export const sm90GetrfTuning: GetrfTuning = {
     // 0.517 / 0.523, 1.047 / 0.921 (10,000: 2.68 / 2.09); 80 0.333 / 0.602, 0.656 / 0.569; 88 0.387 /
     // 0.468, 0.762 / 0.720, 1.489 / 1.340; 96 0.422 / 0.510, 0.827 / 0.832, 1.618 / 1.456: the recursion
     // pays from about 15 an SM (on uniform matrices the register design is still ahead at 30 an SM, 72
-    // x 4,000 1.055 / 1.227, but both beat cuBLAS's 1.294 there). f32 113-128: 128 x 1,056 / 2,000 /
+    // x 4,000 1.055 / 1.227, but both beat cuBLAS's 1.294 there). f64 97-112 from 10 an SM: with 8x2x2
+    // (registerShapes' comment) the recursion is behind at 6 an SM (104 x 792 0.703 against 0.526), even
+    // at 8 (104 0.720 / 0.750, 112 0.846 / 0.752) and ahead from 15 (2,000); 10 splits the two measured counts. f32 113-128: 128 x 1,056 / 2,000 /
     // 3,000 / 4,000 0.593 / 0.646, 1.155 / 1.089, 1.650 / 1.530, 2.208 / 2.023 (cuBLAS 0.713 / 1.106 /
     // 1.541 / 1.970; uniform 4,000 2.405 / 2.782, cuBLAS 3.511); f32 97-112 stay on the register design
     // (112 x 4,000 / 10,000 1.655 / 1.695, 3.980 / 3.781; uniform 4,000 1.774 / 2.311).
     mid: {
-      float64: [{ minN: 65, perSm: 15 }, { minN: 97, perSm: 6 }],
+      float64: [{ minN: 65, perSm: 15 }, { minN: 97, perSm: 10 }, { minN: 113, perSm: 6 }],
       float32: [{ minN: 113, perSm: 15 }, { minN: 129, perSm: 6 }],
     },
     widest: { float64: 16, float32: 32 },
