@@ -34,7 +34,7 @@ import { timeMs } from '../../src/cuda/tune/measure.js';
  * The cases run from five files (factor-*.test.ts), so that the GPU suite's runner takes them in
  * parallel processes: each file registers one part.
  */
-export type FactorPart = 'potrf' | 'getrf' | 'large-potrf' | 'large-getrf' | 'blocked-getrf-a' | 'blocked-getrf-b' | 'spread-getrf-a' | 'spread-getrf-b' | 'batches' | 'solve';
+export type FactorPart = 'potrf' | 'getrf' | 'large-potrf' | 'large-getrf' | 'blocked-getrf-a' | 'blocked-getrf-b' | 'spread-getrf-a' | 'spread-getrf-b' | 'batches' | 'batches-mid' | 'solve';
 const CASES: { part: FactorPart; name: string; options: TestOptions; body: () => void | Promise<void> }[] = [];
 /** A case of one part. Never call node:test's test() at this module's top level: every factor-*.test file imports it, so such a test would run in all of them. */
 function partTest(part: FactorPart, name: string, options: TestOptions, body: () => void | Promise<void>): void {
@@ -738,7 +738,7 @@ partTest('batches', 'batches of SMs or more at n >= 256 (the blocked drivers by 
 // 65-96, 10 at 97-112 and 6 from 113, float32 15 at 113-128 and 6 from 129) take the LU over the whole batch (one panel
 // of 128 with tall leaves in float64, panels of 64 with wide leaves of 32 in float32 from 129): the
 // default plan, mixed with failing matrices, against the CPU; gesv through it.
-partTest('batches', 'batches of mid sizes with the table\'s matrices an SM (the LU over the whole batch by default): failures, against the CPU', { skip, timeout: 600_000 }, () => {
+partTest('batches-mid', 'batches of mid sizes with the table\'s matrices an SM (the LU over the whole batch by default): failures, against the CPU', { skip, timeout: 600_000 }, () => {
   const dev = gpu();
   const rng = new Rng(17);
   const t = tuningFor(dev.info.arch, 'getrf').recursion;
