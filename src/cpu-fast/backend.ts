@@ -13,6 +13,7 @@ import { fastPosv, fastPotrf, fastPotrs } from './ops/potrf.js';
 import { fastGemm } from './ops/gemm.js';
 import { fastLauum, fastPotri, fastTrtri } from './ops/trtri.js';
 import { fastGesv, fastGetrf, fastGetrs } from './ops/getrf.js';
+import { fastSyev } from './ops/syev.js';
 import { isComplexRequest } from '../core/op-specs.js';
 import { complexReferenceOf } from '../cpu/complex/backend.js';
 import { FAST_COMPLEX, type ComplexFastOp } from './ops/zfactor.js';
@@ -37,6 +38,8 @@ export const serialKernels: HostBackend = Object.freeze({
   trtri: fastTrtri,
   lauum: fastLauum,
   potri: fastPotri,
+  syev: fastSyev,
+  heev: fastSyev,
 });
 
 export type HostOp = (r: Parameters<Backend<FloatArray, Int32Array>[OpName]>[0]) => void;

@@ -304,8 +304,14 @@ describe('array level: eigh, eigvalsh, svd, svdvals', () => {
     const { values, vectors } = my.eigh(my.ndarray(data, [2, 3, n, n]));
     assert.deepEqual(values.shape, [2, 3, n]);
     assert.deepEqual(vectors.shape, [2, 3, n, n]);
+    // eigvalsh's values within 30 n eps ||A||_F of eigh's (the fast backend's values-only path is a
+    // different QL iteration from the one that carries the vectors: the same values up to rounding)
     const only = my.eigvalsh(my.ndarray(data, [2, 3, n, n]));
-    assert.deepEqual(only.data, values.data);
+    assert.deepEqual(only.shape, values.shape);
+    mats.forEach((a, k) => {
+      const bound = 30 * n * EPS.float64 * Math.hypot(...a.d);
+      for (let j = 0; j < n; j++) assert.ok(Math.abs(only.data[k * n + j]! - values.data[k * n + j]!) <= bound, `matrix ${k}: eigvalsh[${j}]`);
+    });
     mats.forEach((a, k) => {
       // vectors[k][i][j] row-major: column j is the eigenvector of values[k][j].
       const v = mat(n, n);

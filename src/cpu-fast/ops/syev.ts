@@ -1,0 +1,289 @@
+/**
+ * syev on real batches (float64 and float32, both computed in float64 and rounded once, as the
+ * reference): LAPACK's dsyev path where plan/eigen.ts says so, the reference's cyclic Jacobi
+ * (src/cpu/lapack/jacobi.ts) elsewhere. The real counterpart of ops/zheev.ts, with which it shares
+ * the QL iteration (kernels/tridiagonal-ql.ts, kernels/tridiagonal-values.ts) and the rotations'
+ * WebAssembly kernel on Z (kernels/zheev-wasm.ts's rotate, a real kernel).
+ *
+ * The path, one matrix at a time: the `uplo` triangle loaded into the lower triangle of a float64
+ * working matrix, scaled by a power of two where its largest entry lies outside [2^-200, 2^200];
+ * dsytd2 'L' to a tridiagonal T = Q^T A Q (reduce below); the implicit QL iteration on T, with
+ * vectors each sweep's rotations applied to Z (for values only the root-free iteration); the
+ * eigenvalues ascending (ties by index, as the reference sorts); with vectors V = Q Z (Z's columns in
+ * the eigenvalues' order; back below).
+ *
+ * Why not Jacobi here: a sweep of the reference costs about 8 n^3 flops on A (both triangles) and
+ * 2 n^3 on V, and it makes 5 to 10 of them; this path costs 4/3 n^3 (reduction) + about 3 n^3 (the
+ * rotations on Z) + 2 n^3 (V = Q Z), and 4/3 n^3 for values only.
+ *
+ * Semantics kept from the reference: NaN or Inf in the referenced triangle: info n + 2, w NaN (and A
+ * with vectors), nothing else of the batch touched; 'values' leaves A unchanged; info 0 otherwise. A
+ * matrix this path cannot take as it stands is handed to the reference whole, untouched (its result is
+ * then the reference's, bit for bit): a reflector whose sum of squares underflows (a strongly graded
+ * matrix) or a QL iteration past 30 steps for one eigenvalue (the reference's n + 1 then comes from its
+ * own sweeps). Eigenvectors are those of LAPACK's route (each up to sign), not the reference's.
+ */
+import type { FloatArray } from '../../core/dtype.js';
+import type { SyevRequest } from '../../core/ops.js';
+import { cpuBackend } from '../../cpu/backend.js';
+import { cpuTuning } from '../context.js';
+import { moduleFactory } from '../jit/compile.js';
+import { qlState, sortAscending, start, tridiagonalQl } from '../kernels/tridiagonal-ql.js';
+import { startValues, tridiagonalValues, valuesState } from '../kernels/tridiagonal-values.js';
+import { generateZheevWasm, SSQ_MIN, zLd, type ZheevWasmParams } from '../kernels/zheev-wasm.js';
+import { heap, loadModule } from '../wasm/runtime.js';
+import { planSyev, type SyevForce } from '../plan/eigen.js';
+import type { OpOptions } from '../tuning.js';
+import { sliceRequest } from '../split.js';
+import { runBatch, stridedView } from './run-batch.js';
+
+export type SyevOptions = OpOptions<SyevForce>;
+type SyevReq = SyevRequest<FloatArray, Int32Array>;
+type Rotate = (z: number, cs: number, l: number, m: number) => void;
+const rotateFor = moduleFactory<ZheevWasmParams, Rotate>(generateZheevWasm, 'rotate', loadModule);
+
+/** Largest entries outside [SCALE_BELOW, SCALE_ABOVE] are scaled to near 1 first. */
+const SCALE_BELOW = 2 ** -200;
+const SCALE_ABOVE = 2 ** 200;
+/** What prepare returns where the matrix goes to the reference. */
+const HAND_BACK = -1;
+
+/**
+ * One order's working arrays: a (the working matrix, then the reflectors below its subdiagonal;
+ * column-major, ld = n), tau, w (the reduction's scratch), d and e (the tridiagonal), v (the
+ * eigenvectors); with vectors Z (ld zLd(n)) and cs (a sweep's rotations) in the thread's wasm
+ * memory, where `rotate` reads them.
+ */
+interface Work {
+  readonly n: number;
+  readonly a: Float64Array; readonly tau: Float64Array; readonly w: Float64Array;
+  readonly d: Float64Array; readonly e: Float64Array; readonly v: Float64Array; readonly order: Int32Array;
+  readonly z: Float64Array | null; readonly cs: Float64Array; readonly rotate: ((l: number, m: number) => void) | null;
+  scale: number;
+}
+
+const ql = qlState();
+const vals = valuesState();
+
+/** The arrays of the largest order seen so far on this thread (one set, so a batch of many orders keeps one), to HOLD_MAX. */
+const NONE = { order: 0, a: new Float64Array(0), v: new Float64Array(0), small: new Float64Array(0), ints: new Int32Array(0) };
+let held = NONE;
+/** Orders above it (16 n^2 bytes of a and v) give their arrays up after the run. */
+const HOLD_MAX = 512;
+
+function workFor(n: number, vectors: boolean): Work {
+  if (held.order < n) held = { order: n, a: new Float64Array(n * n), v: new Float64Array(n * n), small: new Float64Array(4 * n), ints: new Int32Array(n) };
+  const part = (k: number): Float64Array => held.small.subarray(k * n, (k + 1) * n);
+  let z: Float64Array | null = null, cs: Float64Array = new Float64Array(0), rotate: ((l: number, m: number) => void) | null = null;
+  if (vectors) {
+    // Z then cs from the start of the wasm memory (ops run one at a time on a thread)
+    const zBytes = 8 * n * zLd(n), csBytes = 16 * n;
+    const mem = heap(zBytes + csBytes).f64;
+    z = mem.subarray(0, zBytes / 8);
+    cs = mem.subarray(zBytes / 8, (zBytes + csBytes) / 8);
+    const kernel = rotateFor({ n });
+    rotate = (l, m) => kernel(0, zBytes, l, m);
+  }
+  return {
+    n, a: held.a.subarray(0, n * n), v: held.v.subarray(0, n * n), tau: part(0), w: part(1), d: part(2), e: part(3),
+    order: held.ints.subarray(0, n), z, cs, rotate, scale: 1,
+  };
+}
+
+export function fastSyev(r: SyevReq, options: SyevOptions = {}): void {
+  const fallback = (s: SyevReq): void => cpuBackend.syev(s);
+  runBatch(r, {
+    shapeOf: r.a,
+    kernel(m, p0, count): boolean {
+      const tuning = options.tuning ?? cpuTuning();
+      if (planSyev({ n: m.rows, jobz: r.jobz }, tuning, options.force) === 'reference') return false;
+      syevRun(r, m.rows, p0, count, (p) => fallback(sliceRequest(r, p, p + 1)));
+      return true;
+    },
+    fallback,
+  });
+}
+
+/** `count` matrices of order n from p0 (one strided run, or one matrix of a list), one at a time. */
+function syevRun(r: SyevReq, n: number, p0: number, count: number, defer: (p: number) => void): void {
+  const vectors = r.jobz === 'vectors';
+  const upper = r.uplo === 'upper';
+  const work = workFor(n, vectors);
+  const A = stridedView(r.a, p0);
+  const W = stridedView(r.w, p0);
+  const deferred: number[] = [];
+  for (let p = 0; p < count; p++) {
+    const off = A.offset + p * A.stride, wo = W.offset + p * W.stride;
+    let info = prepare(A.data, off, A.ld, n, upper, work);
+    if (info === 0) {
+      if (vectors) {
+        start(ql, work.d, work.e, n, work.cs, work.rotate);
+        if (!tridiagonalQl(ql)) info = HAND_BACK;
+      } else {
+        startValues(vals, work.d, work.e, n);
+        if (!tridiagonalValues(vals)) info = HAND_BACK;
+      }
+    }
+    if (info === HAND_BACK) {
+      deferred.push(p0 + p);
+      continue;
+    }
+    r.info[p0 + p] = info;
+    if (info !== 0) {
+      W.data.fill(NaN, wo, wo + n);
+      if (vectors) for (let j = 0; j < n; j++) A.data.fill(NaN, off + j * A.ld, off + j * A.ld + n);
+      continue;
+    }
+    finish(work, vectors);
+    const d = work.d;
+    for (let j = 0; j < n; j++) W.data[wo + j] = d[j]!;
+    if (vectors) {
+      const v = work.v;
+      // one native copy where the columns lie back to back (float32 rounds in it)
+      if (A.ld === n) A.data.set(v, off);
+      else for (let j = 0; j < n; j++) A.data.set(v.subarray(j * n, (j + 1) * n), off + j * A.ld);
+    }
+  }
+  if (n > HOLD_MAX) held = NONE;
+  // after the run: the reference may use the wasm memory too
+  for (const p of deferred) defer(p);
+}
+
+/**
+ * One matrix at offset `off` of data (ld) loaded into the work's lower triangle (the upper one's
+ * transpose where uplo is upper), scaled, and reduced to d and e; with vectors Z set to the identity.
+ * Returns 0, n + 2 (NaN or Inf) or HAND_BACK.
+ */
+function prepare(data: FloatArray, off: number, ld: number, n: number, upper: boolean, work: Work): number {
+  const a = work.a;
+  // the largest entry by a running maximum with no chain through an add or Math.max (a NaN flagged
+  // on the side, an infinity above MAX_VALUE: one test at the end)
+  let amax = 0;
+  let nan = false;
+  for (let j = 0; j < n; j++) {
+    const col = off + j * ld;
+    if (upper) {
+      // column j of the upper triangle is row j of the lower one
+      for (let i = 0; i <= j; i++) {
+        const x = data[col + i]!;
+        a[i * n + j] = x;
+        const ax = Math.abs(x);
+        if (ax > amax) amax = ax;
+        else if (ax !== ax) nan = true;
+      }
+    } else {
+      for (let i = j; i < n; i++) {
+        const x = data[col + i]!;
+        a[j * n + i] = x;
+        const ax = Math.abs(x);
+        if (ax > amax) amax = ax;
+        else if (ax !== ax) nan = true;
+      }
+    }
+  }
+  if (nan || amax > Number.MAX_VALUE) return n + 2;
+  let scale = 1;
+  if (amax !== 0 && (amax < SCALE_BELOW || amax > SCALE_ABOVE)) {
+    scale = 2 ** -Math.round(Math.log2(amax));
+    for (let j = 0; j < n; j++) for (let k = j * n + j; k < (j + 1) * n; k++) a[k] = a[k]! * scale;
+  }
+  work.scale = scale;
+  if (!reduce(work)) return HAND_BACK;
+  const z = work.z;
+  if (z !== null) {
+    const zld = zLd(n);
+    z.fill(0, 0, n * zld);
+    for (let j = 0; j < n; j++) z[j * zld + j] = 1;
+  }
+  return 0;
+}
+
+/**
+ * LAPACK's dsytd2 'L' on the work's lower triangle: A = Q T Q^T, T symmetric tridiagonal (d, e), Q =
+ * H(0) H(1) ... H(n-2), H(i) = I - tau_i v_i v_i^T, v_i zero above row i + 1, 1 there (implied), the
+ * rest in A's column i below it. Step i is dlarfg on alpha = A(i+1, i), x = A(i+2:n, i): beta =
+ * -sign(alpha) ||(alpha, x)||, tau = (beta - alpha) / beta, x := x / (alpha - beta), e_i = beta; tau = 0
+ * where x is zero (e_i = alpha); then on the trailing block A22, w = tau A22 v, w -= (tau / 2)(w^T v) v,
+ * A22 -= v w^T + w v^T (dsymv, ddot, daxpy, dsyr2). The norm is the square root of the plain sum of
+ * squares: where that sum is below SSQ_MIN (and x not zero) it returns false and the caller hands the
+ * matrix back (A is scaled so that its largest entry is near 1: the sum cannot overflow).
+ */
+function reduce(work: Work): boolean {
+  const { n, a, tau, w, d, e } = work;
+  for (let i = 0; i < n - 1; i++) {
+    const c = i * n;                    // column i
+    const alpha = a[c + i + 1]!;
+    let ssq = 0;
+    for (let k = i + 2; k < n; k++) ssq += a[c + k]! * a[c + k]!;
+    d[i] = a[c + i]!;
+    if (ssq === 0) {
+      tau[i] = 0;
+      e[i] = alpha;
+      continue;
+    }
+    const sum = alpha * alpha + ssq;
+    if (sum < SSQ_MIN) return false;
+    const beta = alpha >= 0 ? -Math.sqrt(sum) : Math.sqrt(sum);
+    const t = (beta - alpha) / beta;
+    const inv = 1 / (alpha - beta);
+    for (let k = i + 2; k < n; k++) a[c + k] = a[c + k]! * inv;
+    tau[i] = t;
+    e[i] = beta;
+    a[c + i + 1] = 1;
+    // w = tau A22 v over the lower triangle of A22 (rows and columns i + 1 .. n - 1)
+    for (let k = i + 1; k < n; k++) w[k] = 0;
+    for (let j = i + 1; j < n; j++) {
+      const cj = j * n, vj = a[c + j]!;
+      let s = 0;
+      w[j] = w[j]! + a[cj + j]! * vj;
+      for (let k = j + 1; k < n; k++) {
+        const akj = a[cj + k]!;
+        w[k] = w[k]! + akj * vj;
+        s += akj * a[c + k]!;
+      }
+      w[j] = w[j]! + s;
+    }
+    let wv = 0;
+    for (let k = i + 1; k < n; k++) { w[k] = t * w[k]!; wv += w[k]! * a[c + k]!; }
+    const half = -0.5 * t * wv;
+    for (let k = i + 1; k < n; k++) w[k] = w[k]! + half * a[c + k]!;
+    // A22 -= v w^T + w v^T (lower triangle)
+    for (let j = i + 1; j < n; j++) {
+      const cj = j * n, vj = a[c + j]!, wj = w[j]!;
+      for (let k = j; k < n; k++) a[cj + k] = a[cj + k]! - a[c + k]! * wj - w[k]! * vj;
+    }
+    a[c + i + 1] = beta;   // T's subdiagonal, as dsytd2 leaves it (v's 1 there is implied from here on)
+  }
+  if (n > 0) d[n - 1] = a[(n - 1) * n + n - 1]!;
+  return true;
+}
+
+/** After the QL iteration: the eigenvalues ascending and scaled back; with vectors V = Q Z (Z's columns in their order). */
+function finish(work: Work, vectors: boolean): void {
+  const { n, d, v, z, order } = work;
+  sortAscending(d, n, vectors ? order : null);
+  if (vectors && z !== null) {
+    const zld = zLd(n);
+    for (let j = 0; j < n; j++) v.set(z.subarray(order[j]! * zld, order[j]! * zld + n), j * n);
+    back(work);
+  }
+  if (work.scale !== 1) for (let j = 0; j < n; j++) d[j] = d[j]! / work.scale;
+}
+
+/** V := Q V = H(0) (H(1) ... (H(n-2) V)) on all n columns (dormtr 'L', 'N'), v_i's 1 at row i + 1 implied. */
+function back(work: Work): void {
+  const { n, a, tau, v } = work;
+  for (let i = n - 2; i >= 0; i--) {
+    const t = tau[i]!;
+    if (t === 0) continue;
+    const c = i * n;
+    for (let j = 0; j < n; j++) {
+      const cj = j * n;
+      let s = v[cj + i + 1]!;
+      for (let k = i + 2; k < n; k++) s += a[c + k]! * v[cj + k]!;
+      s *= t;
+      v[cj + i + 1] = v[cj + i + 1]! - s;
+      for (let k = i + 2; k < n; k++) v[cj + k] = v[cj + k]! - s * a[c + k]!;
+    }
+  }
+}
