@@ -23,6 +23,7 @@
  * matrix) or a QL iteration past 30 steps for one eigenvalue (the reference's n + 1 then comes from its
  * own sweeps). Eigenvectors are those of LAPACK's route (each up to sign), not the reference's.
  */
+import { strided } from '../../core/batch.js';
 import type { FloatArray } from '../../core/dtype.js';
 import type { SyevRequest } from '../../core/ops.js';
 import { cpuBackend } from '../../cpu/backend.js';
@@ -35,6 +36,7 @@ import { heap, loadModule } from '../wasm/runtime.js';
 import { planSyev, type SyevForce } from '../plan/eigen.js';
 import type { OpOptions } from '../tuning.js';
 import { sliceRequest } from '../split.js';
+import { fastGemm } from './gemm.js';
 import { runBatch, stridedView } from './run-batch.js';
 
 export type SyevOptions = OpOptions<SyevForce>;
@@ -59,6 +61,8 @@ interface Work {
   readonly a: Float64Array; readonly tau: Float64Array; readonly w: Float64Array;
   readonly d: Float64Array; readonly e: Float64Array; readonly v: Float64Array; readonly order: Int32Array;
   readonly z: Float64Array | null; readonly cs: Float64Array; readonly rotate: ((l: number, m: number) => void) | null;
+  /** backBlocked's block of reflectors Y (ld n), its T (ld NB) and Y^T V (ld NB). */
+  readonly y: Float64Array; readonly t: Float64Array; readonly yv: Float64Array;
   scale: number;
 }
 
@@ -66,13 +70,15 @@ const ql = qlState();
 const vals = valuesState();
 
 /** The arrays of the largest order seen so far on this thread (one set, so a batch of many orders keeps one), to HOLD_MAX. */
-const NONE = { order: 0, a: new Float64Array(0), v: new Float64Array(0), small: new Float64Array(0), ints: new Int32Array(0) };
+const NONE = { order: 0, a: new Float64Array(0), v: new Float64Array(0), small: new Float64Array(0), ints: new Int32Array(0), wy: new Float64Array(0) };
 let held = NONE;
 /** Orders above it (16 n^2 bytes of a and v) give their arrays up after the run. */
 const HOLD_MAX = 512;
 
 function workFor(n: number, vectors: boolean): Work {
-  if (held.order < n) held = { order: n, a: new Float64Array(n * n), v: new Float64Array(n * n), small: new Float64Array(4 * n), ints: new Int32Array(n) };
+  if (held.order < n) {
+    held = { order: n, a: new Float64Array(n * n), v: new Float64Array(n * n), small: new Float64Array(4 * n), ints: new Int32Array(n), wy: new Float64Array(2 * NB * n + NB * NB) };
+  }
   const part = (k: number): Float64Array => held.small.subarray(k * n, (k + 1) * n);
   let z: Float64Array | null = null, cs: Float64Array = new Float64Array(0), rotate: ((l: number, m: number) => void) | null = null;
   if (vectors) {
@@ -87,6 +93,7 @@ function workFor(n: number, vectors: boolean): Work {
   return {
     n, a: held.a.subarray(0, n * n), v: held.v.subarray(0, n * n), tau: part(0), w: part(1), d: part(2), e: part(3),
     order: held.ints.subarray(0, n), z, cs, rotate, scale: 1,
+    y: held.wy.subarray(0, NB * n), t: held.wy.subarray(NB * n, NB * n + NB * NB), yv: held.wy.subarray(NB * n + NB * NB, 2 * NB * n + NB * NB),
   };
 }
 
@@ -265,7 +272,8 @@ function finish(work: Work, vectors: boolean): void {
   if (vectors && z !== null) {
     const zld = zLd(n);
     for (let j = 0; j < n; j++) v.set(z.subarray(order[j]! * zld, order[j]! * zld + n), j * n);
-    back(work);
+    if (n >= BLOCKED_FROM) backBlocked(work);
+    else back(work);
   }
   if (work.scale !== 1) for (let j = 0; j < n; j++) d[j] = d[j]! / work.scale;
 }
@@ -285,5 +293,57 @@ function back(work: Work): void {
       v[cj + i + 1] = v[cj + i + 1]! - s;
       for (let k = i + 2; k < n; k++) v[cj + k] = v[cj + k]! - s * a[c + k]!;
     }
+  }
+}
+
+/** Reflectors a block of backBlocked, and the order from which V = Q Z takes it. */
+const NB = 16;
+const BLOCKED_FROM = 32;
+
+/**
+ * V := Q V as `back`, by blocks of NB reflectors from the last (dormtr through dlarft and dlarfb):
+ * H(i0) ... H(i0 + k - 1) = I - Y T Y^T with T upper triangular, V := V - Y (T (Y^T V)) on V's rows
+ * i0 + 1 ... n - 1, the two products on the fast gemm (ops/gemm.ts: the WebAssembly kernels from
+ * these sizes), T and its product in JavaScript.
+ */
+function backBlocked(work: Work): void {
+  const { n, a, tau, v, y, t, yv } = work;
+  for (let i0 = Math.floor((n - 2) / NB) * NB; i0 >= 0; i0 -= NB) {
+    const k = Math.min(NB, n - 1 - i0), r0 = i0 + 1, m = n - r0;
+    // Y: m x k (ld m), column q reflector i0 + q: zero above row q, 1 at q, a's column below
+    for (let q = 0; q < k; q++) {
+      const col = q * m, src = (i0 + q) * n + r0;
+      for (let r = 0; r < q; r++) y[col + r] = 0;
+      y[col + q] = 1;
+      for (let r = q + 1; r < m; r++) y[col + r] = a[src + r]!;
+    }
+    // T (dlarft 'F', 'C'): T(0:q, q) = -tau_q T(0:q, 0:q) Y(:, 0:q)^T y_q, T(q, q) = tau_q
+    for (let q = 0; q < k; q++) {
+      const tq = tau[i0 + q]!;
+      for (let p = 0; p < q; p++) {
+        let s = 0;
+        for (let r = q; r < m; r++) s += y[p * m + r]! * y[q * m + r]!;
+        t[q * NB + p] = -tq * s;
+      }
+      for (let p = 0; p < q; p++) {
+        let s = 0;
+        for (let l = p; l < q; l++) s += t[l * NB + p]! * t[q * NB + l]!;
+        t[q * NB + p] = s;
+      }
+      t[q * NB + q] = tq;
+    }
+    // W = Y^T V(r0:n, :) (k x n, ld NB); W := T W; V(r0:n, :) -= Y W
+    fastGemm({ transA: 'T', transB: 'N', alpha: 1, beta: 0,
+      a: strided(y, { rows: m, cols: k, count: 1 }), b: strided(v, { rows: m, cols: n, ld: n, offset: r0, count: 1 }), c: strided(yv, { rows: k, cols: n, ld: NB, count: 1 }) });
+    for (let j = 0; j < n; j++) {
+      const c = j * NB;
+      for (let p = 0; p < k; p++) {
+        let s = 0;
+        for (let l = p; l < k; l++) s += t[l * NB + p]! * yv[c + l]!;
+        yv[c + p] = s;
+      }
+    }
+    fastGemm({ transA: 'N', transB: 'N', alpha: -1, beta: 1,
+      a: strided(y, { rows: m, cols: k, count: 1 }), b: strided(yv, { rows: k, cols: n, ld: NB, count: 1 }), c: strided(v, { rows: m, cols: n, ld: n, offset: r0, count: 1 }) });
   }
 }
