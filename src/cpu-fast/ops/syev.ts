@@ -7,7 +7,7 @@
  *
  * The path, one matrix at a time: the `uplo` triangle loaded into the lower triangle of a float64
  * working matrix, scaled by a power of two where its largest entry lies outside [2^-200, 2^200];
- * dsytd2 'L' to a tridiagonal T = Q^T A Q (reduce below); the implicit QL iteration on T, with
+ * dsytd2 'L' to a tridiagonal T = Q^T A Q (kernels/syev-wasm.ts's reduce); the implicit QL iteration on T, with
  * vectors each sweep's rotations applied to Z (for values only the root-free iteration); the
  * eigenvalues ascending (ties by index, as the reference sorts); with vectors V = Q Z (Z's columns in
  * the eigenvalues' order; back below).
@@ -31,7 +31,8 @@ import { cpuTuning } from '../context.js';
 import { moduleFactory } from '../jit/compile.js';
 import { qlState, sortAscending, start, tridiagonalQl } from '../kernels/tridiagonal-ql.js';
 import { startValues, tridiagonalValues, valuesState } from '../kernels/tridiagonal-values.js';
-import { generateZheevWasm, SSQ_MIN, zLd, type ZheevWasmParams } from '../kernels/zheev-wasm.js';
+import { generateSyevWasm, type SyevWasmParams } from '../kernels/syev-wasm.js';
+import { generateZheevWasm, zLd, type ZheevWasmParams } from '../kernels/zheev-wasm.js';
 import { heap, loadModule } from '../wasm/runtime.js';
 import { planSyev, type SyevForce } from '../plan/eigen.js';
 import type { OpOptions } from '../tuning.js';
@@ -43,6 +44,8 @@ export type SyevOptions = OpOptions<SyevForce>;
 type SyevReq = SyevRequest<FloatArray, Int32Array>;
 type Rotate = (z: number, cs: number, l: number, m: number) => void;
 const rotateFor = moduleFactory<ZheevWasmParams, Rotate>(generateZheevWasm, 'rotate', loadModule);
+type Reduce = (a: number, tau: number, d: number, e: number, w: number) => number;
+const reduceFor = moduleFactory<SyevWasmParams, Reduce>(generateSyevWasm, 'reduce', loadModule);
 
 /** Largest entries outside [SCALE_BELOW, SCALE_ABOVE] are scaled to near 1 first. */
 const SCALE_BELOW = 2 ** -200;
@@ -58,11 +61,15 @@ const HAND_BACK = -1;
  */
 interface Work {
   readonly n: number;
-  readonly a: Float64Array; readonly tau: Float64Array; readonly w: Float64Array;
+  readonly a: Float64Array; readonly tau: Float64Array;
   readonly d: Float64Array; readonly e: Float64Array; readonly v: Float64Array; readonly order: Int32Array;
   readonly z: Float64Array | null; readonly cs: Float64Array; readonly rotate: ((l: number, m: number) => void) | null;
   /** backBlocked's block of reflectors Y (ld n), its T (ld NB) and Y^T V (ld NB). */
   readonly y: Float64Array; readonly t: Float64Array; readonly yv: Float64Array;
+  /** The working matrix in the wasm memory, as loaded (lower triangle, ld n). */
+  readonly loaded: Float64Array;
+  /** dsytd2 'L' on it (kernels/syev-wasm.ts): d, e, tau and (with vectors) the reflectors into a; false where the matrix goes back. */
+  readonly reduce: () => boolean;
   scale: number;
 }
 
@@ -77,24 +84,37 @@ const HOLD_MAX = 512;
 
 function workFor(n: number, vectors: boolean): Work {
   if (held.order < n) {
-    held = { order: n, a: new Float64Array(n * n), v: new Float64Array(n * n), small: new Float64Array(4 * n), ints: new Int32Array(n), wy: new Float64Array(2 * NB * n + NB * NB) };
+    held = { order: n, a: new Float64Array(n * n), v: new Float64Array(n * n), small: new Float64Array(3 * n), ints: new Int32Array(n), wy: new Float64Array(2 * NB * n + NB * NB) };
   }
   const part = (k: number): Float64Array => held.small.subarray(k * n, (k + 1) * n);
-  let z: Float64Array | null = null, cs: Float64Array = new Float64Array(0), rotate: ((l: number, m: number) => void) | null = null;
+  // the wasm memory from 0 (ops run one at a time on a thread): with vectors Z and cs, then the
+  // reduction's working matrix, tau, its scratch, d and e
+  const zBytes = vectors ? 8 * n * zLd(n) : 0, csBytes = vectors ? 16 * n : 0;
+  const at = zBytes + csBytes, aBytes = 8 * n * n;
+  const mem = heap(at + aBytes + 32 * n).f64;
+  const region = (byte: number, length: number): Float64Array => mem.subarray(byte / 8, byte / 8 + length);
+  let rotate: ((l: number, m: number) => void) | null = null;
   if (vectors) {
-    // Z then cs from the start of the wasm memory (ops run one at a time on a thread)
-    const zBytes = 8 * n * zLd(n), csBytes = 16 * n;
-    const mem = heap(zBytes + csBytes).f64;
-    z = mem.subarray(0, zBytes / 8);
-    cs = mem.subarray(zBytes / 8, (zBytes + csBytes) / 8);
     const kernel = rotateFor({ n });
     rotate = (l, m) => kernel(0, zBytes, l, m);
   }
-  return {
-    n, a: held.a.subarray(0, n * n), v: held.v.subarray(0, n * n), tau: part(0), w: part(1), d: part(2), e: part(3),
-    order: held.ints.subarray(0, n), z, cs, rotate, scale: 1,
+  const work: Work = {
+    n, a: held.a.subarray(0, n * n), v: held.v.subarray(0, n * n), tau: part(0), d: part(1), e: part(2),
+    order: held.ints.subarray(0, n), z: vectors ? region(0, n * zLd(n)) : null, cs: region(zBytes, 2 * n), rotate, scale: 1,
     y: held.wy.subarray(0, NB * n), t: held.wy.subarray(NB * n, NB * n + NB * NB), yv: held.wy.subarray(NB * n + NB * NB, 2 * NB * n + NB * NB),
+    loaded: region(at, n * n),
+    reduce: () => {
+      const tauAt = at + aBytes, dAt = tauAt + 16 * n, eAt = dAt + 8 * n;
+      if (reduceFor({ n })(at, tauAt, dAt, eAt, tauAt + 8 * n) !== 1) return false;
+      // out of the wasm memory: V = Q Z's gemm stages its operands there
+      work.d.set(region(dAt, n));
+      work.e.set(region(eAt, n));
+      work.tau.set(region(tauAt, n));
+      if (vectors) work.a.set(work.loaded);
+      return true;
+    },
   };
+  return work;
 }
 
 export function fastSyev(r: SyevReq, options: SyevOptions = {}): void {
@@ -162,7 +182,7 @@ function syevRun(r: SyevReq, n: number, p0: number, count: number, defer: (p: nu
  * Returns 0, n + 2 (NaN or Inf) or HAND_BACK.
  */
 function prepare(data: FloatArray, off: number, ld: number, n: number, upper: boolean, work: Work): number {
-  const a = work.a;
+  const a = work.loaded;
   // the largest entry by a running maximum with no chain through an add or Math.max (a NaN flagged
   // on the side, an infinity above MAX_VALUE: one test at the end)
   let amax = 0;
@@ -195,7 +215,7 @@ function prepare(data: FloatArray, off: number, ld: number, n: number, upper: bo
     for (let j = 0; j < n; j++) for (let k = j * n + j; k < (j + 1) * n; k++) a[k] = a[k]! * scale;
   }
   work.scale = scale;
-  if (!reduce(work)) return HAND_BACK;
+  if (!work.reduce()) return HAND_BACK;
   const z = work.z;
   if (z !== null) {
     const zld = zLd(n);
@@ -203,66 +223,6 @@ function prepare(data: FloatArray, off: number, ld: number, n: number, upper: bo
     for (let j = 0; j < n; j++) z[j * zld + j] = 1;
   }
   return 0;
-}
-
-/**
- * LAPACK's dsytd2 'L' on the work's lower triangle: A = Q T Q^T, T symmetric tridiagonal (d, e), Q =
- * H(0) H(1) ... H(n-2), H(i) = I - tau_i v_i v_i^T, v_i zero above row i + 1, 1 there (implied), the
- * rest in A's column i below it. Step i is dlarfg on alpha = A(i+1, i), x = A(i+2:n, i): beta =
- * -sign(alpha) ||(alpha, x)||, tau = (beta - alpha) / beta, x := x / (alpha - beta), e_i = beta; tau = 0
- * where x is zero (e_i = alpha); then on the trailing block A22, w = tau A22 v, w -= (tau / 2)(w^T v) v,
- * A22 -= v w^T + w v^T (dsymv, ddot, daxpy, dsyr2). The norm is the square root of the plain sum of
- * squares: where that sum is below SSQ_MIN (and x not zero) it returns false and the caller hands the
- * matrix back (A is scaled so that its largest entry is near 1: the sum cannot overflow).
- */
-function reduce(work: Work): boolean {
-  const { n, a, tau, w, d, e } = work;
-  for (let i = 0; i < n - 1; i++) {
-    const c = i * n;                    // column i
-    const alpha = a[c + i + 1]!;
-    let ssq = 0;
-    for (let k = i + 2; k < n; k++) ssq += a[c + k]! * a[c + k]!;
-    d[i] = a[c + i]!;
-    if (ssq === 0) {
-      tau[i] = 0;
-      e[i] = alpha;
-      continue;
-    }
-    const sum = alpha * alpha + ssq;
-    if (sum < SSQ_MIN) return false;
-    const beta = alpha >= 0 ? -Math.sqrt(sum) : Math.sqrt(sum);
-    const t = (beta - alpha) / beta;
-    const inv = 1 / (alpha - beta);
-    for (let k = i + 2; k < n; k++) a[c + k] = a[c + k]! * inv;
-    tau[i] = t;
-    e[i] = beta;
-    a[c + i + 1] = 1;
-    // w = tau A22 v over the lower triangle of A22 (rows and columns i + 1 .. n - 1)
-    for (let k = i + 1; k < n; k++) w[k] = 0;
-    for (let j = i + 1; j < n; j++) {
-      const cj = j * n, vj = a[c + j]!;
-      let s = 0;
-      w[j] = w[j]! + a[cj + j]! * vj;
-      for (let k = j + 1; k < n; k++) {
-        const akj = a[cj + k]!;
-        w[k] = w[k]! + akj * vj;
-        s += akj * a[c + k]!;
-      }
-      w[j] = w[j]! + s;
-    }
-    let wv = 0;
-    for (let k = i + 1; k < n; k++) { w[k] = t * w[k]!; wv += w[k]! * a[c + k]!; }
-    const half = -0.5 * t * wv;
-    for (let k = i + 1; k < n; k++) w[k] = w[k]! + half * a[c + k]!;
-    // A22 -= v w^T + w v^T (lower triangle)
-    for (let j = i + 1; j < n; j++) {
-      const cj = j * n, vj = a[c + j]!, wj = w[j]!;
-      for (let k = j; k < n; k++) a[cj + k] = a[cj + k]! - a[c + k]! * wj - w[k]! * vj;
-    }
-    a[c + i + 1] = beta;   // T's subdiagonal, as dsytd2 leaves it (v's 1 there is implied from here on)
-  }
-  if (n > 0) d[n - 1] = a[(n - 1) * n + n - 1]!;
-  return true;
 }
 
 /** After the QL iteration: the eigenvalues ascending and scaled back; with vectors V = Q Z (Z's columns in their order). */

@@ -20,6 +20,7 @@ import { cpuBackend } from '../../../src/cpu/backend.js';
 import { fastCpuBackend } from '../../../src/cpu-fast/backend.js';
 import { fastSyev, type SyevOptions } from '../../../src/cpu-fast/ops/syev.js';
 import { planSyev } from '../../../src/cpu-fast/plan/eigen.js';
+import { generateSyevWasm } from '../../../src/cpu-fast/kernels/syev-wasm.js';
 import { DEFAULT_CPU_TUNING as T } from '../../../src/cpu-fast/tuning.js';
 import { CLUSTER_KINDS, SYM_KINDS, eigenResidual, frob, mat, orthoResidual, symmetricCase, type Mat, type SymKind } from '../../helpers/jacobi-checks.js';
 import { Rng } from '../../helpers/random.js';
@@ -193,7 +194,13 @@ describe('cpu-fast syev (tridiagonal path): residuals, and the reference\'s info
   });
 });
 
-test('spread over the worker pool (the CPU context\'s path): the one-thread results, bit for bit', () => {
+/**
+ * From n = 32 V = Q Z runs on the fast gemm, whose fused multiply-add depends on the thread's engine: in a
+ * test process where another file turned Node 20's relaxed-SIMD flag on at run time, workers started
+ * after it fuse and the calling thread (which had probed before) does not. There the pool's results
+ * are held to the one thread's within 30 n eps (and to the residuals); below 32, bit for bit.
+ */
+test('spread over the worker pool (the CPU context\'s path): the one-thread results, bit for bit below 32', () => {
   let seed = 700;
   for (const dtype of DTYPES) for (const [n, layout] of [[5, 'odd'], [16, 'list'], [40, 'packed']] as const) {
     const rng = new Rng(seed++);
@@ -201,7 +208,18 @@ test('spread over the worker pool (the CPU context\'s path): the one-thread resu
     const ms = kinds.map((kind) => rounded(matrix(rng, n, kind), dtype));
     const one = run((r) => fastSyev(r), ms, n, dtype, 'upper', layout, 'vectors');
     const pool = run((r) => fastCpuBackend.syev(r), ms, n, dtype, 'upper', layout, 'vectors');
-    assert.deepEqual(pool, one, `${dtype} n=${n}`);
+    if (n < 32) {
+      assert.deepEqual(pool, one, `${dtype} n=${n}`);
+      continue;
+    }
+    assert.deepEqual([pool.info, pool.outside], [one.info, one.outside], `${dtype} n=${n}`);
+    const eps = EPS[dtype];
+    ms.forEach((a, p) => {
+      if (pool.info[p] !== 0) return;
+      const bound = LIMIT * n * eps * (frob(a) || 1);
+      pool.w[p]!.forEach((x, j) => assert.ok(Math.abs(x - one.w[p]![j]!) <= bound, `${dtype} n=${n} #${p} w[${j}]`));
+      assert.ok(eigenResidual(a, pool.v[p]!, pool.w[p]!, eps) < LIMIT && orthoResidual(pool.v[p]!, eps) < LIMIT, `${dtype} n=${n} #${p}: residuals`);
+    });
   }
 });
 
@@ -217,4 +235,11 @@ test('the plan: the table\'s ranges per job, n = 0 to the reference, force pins 
     assert.equal(planSyev({ n: 1, jobz }, T, { variant: 'tridiagonal' }), 'tridiagonal');
     assert.equal(planSyev({ n: 100, jobz }, T, { variant: 'reference' }), 'reference');
   }
+});
+
+test('the reduction\'s module: a pure function of n, valid WebAssembly, a clear error for a bad n', () => {
+  assert.deepEqual(generateSyevWasm({ n: 7 }), generateSyevWasm({ n: 7 }));
+  assert.notDeepEqual(generateSyevWasm({ n: 7 }), generateSyevWasm({ n: 8 }));
+  for (const n of [1, 2, 3, 40]) assert.ok(WebAssembly.validate(generateSyevWasm({ n })), `n = ${n}`);
+  for (const n of [0, -1, 2.5]) assert.throws(() => generateSyevWasm({ n }), /syev-wasm: n must be a positive integer/);
 });
