@@ -37,3 +37,22 @@ export function stridedView(b: Batch<FloatArray>, p: number): MatrixView<FloatAr
   const m = matrixAt(b, p);
   return { data: m.data, offset: m.offset, ld: m.ld, rows: m.rows, cols: m.cols, stride: b.kind === 'strided' ? b.stride : 0 };
 }
+
+/**
+ * runBatch for the eigen drivers (ops/syev.ts, ops/zheev.ts), whose path takes whole runs of square
+ * matrices of order n where `takes(n)` and hands single matrices it cannot take back: `run` gets the
+ * run and a `handBack(p)` that gives matrix p to the fallback as a one-matrix slice.
+ */
+export function runSquareWithHandBack<R extends HostRequest & { readonly a: Batch<FloatArray> }>(
+  r: R, takes: (n: number) => boolean, run: (n: number, p0: number, count: number, handBack: (p: number) => void) => void, fallback: (r: R) => void,
+): void {
+  runBatch(r, {
+    shapeOf: r.a,
+    kernel(m, p0, count): boolean {
+      if (!takes(m.rows)) return false;
+      run(m.rows, p0, count, (p) => fallback(sliceRequest(r, p, p + 1)));
+      return true;
+    },
+    fallback,
+  });
+}

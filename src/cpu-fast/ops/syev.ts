@@ -36,9 +36,8 @@ import { generateZheevWasm, zLd, type ZheevWasmParams } from '../kernels/zheev-w
 import { heap, loadModule } from '../wasm/runtime.js';
 import { planSyev, type SyevForce } from '../plan/eigen.js';
 import type { OpOptions } from '../tuning.js';
-import { sliceRequest } from '../split.js';
 import { fastGemm } from './gemm.js';
-import { runBatch, stridedView } from './run-batch.js';
+import { runSquareWithHandBack, stridedView } from './run-batch.js';
 
 export type SyevOptions = OpOptions<SyevForce>;
 type SyevReq = SyevRequest<FloatArray, Int32Array>;
@@ -118,17 +117,8 @@ function workFor(n: number, vectors: boolean): Work {
 }
 
 export function fastSyev(r: SyevReq, options: SyevOptions = {}): void {
-  const fallback = (s: SyevReq): void => cpuBackend.syev(s);
-  runBatch(r, {
-    shapeOf: r.a,
-    kernel(m, p0, count): boolean {
-      const tuning = options.tuning ?? cpuTuning();
-      if (planSyev({ n: m.rows, jobz: r.jobz }, tuning, options.force) === 'reference') return false;
-      syevRun(r, m.rows, p0, count, (p) => fallback(sliceRequest(r, p, p + 1)));
-      return true;
-    },
-    fallback,
-  });
+  runSquareWithHandBack(r, (n) => planSyev({ n, jobz: r.jobz }, options.tuning ?? cpuTuning(), options.force) === 'tridiagonal',
+    (n, p0, count, handBack) => syevRun(r, n, p0, count, handBack), (s) => cpuBackend.syev(s));
 }
 
 /** `count` matrices of order n from p0 (one strided run, or one matrix of a list), one at a time. */

@@ -37,8 +37,7 @@ import { generateZheevWasm, zLd, type ZheevWasmParams } from '../kernels/zheev-w
 import { heap, loadModule } from '../wasm/runtime.js';
 import { planComplexHeev, type ComplexHeevForce } from '../plan/complex.js';
 import type { OpOptions } from '../tuning.js';
-import { sliceRequest } from '../split.js';
-import { runBatch, stridedView } from './run-batch.js';
+import { runSquareWithHandBack, stridedView } from './run-batch.js';
 
 export type ComplexHeevOptions = OpOptions<ComplexHeevForce>;
 type HeevReq = HeevRequest<FloatArray, Int32Array>;
@@ -104,17 +103,8 @@ function workFor(n: number, vectors: boolean): Work {
 }
 
 export function fastHeevComplex(r: HeevReq, options: ComplexHeevOptions = {}): void {
-  const fallback = (s: HeevReq): void => complexReference.heev(s);
-  runBatch(r, {
-    shapeOf: r.a,
-    kernel(m, p0, count): boolean {
-      const tuning = options.tuning ?? cpuTuning();
-      if (planComplexHeev({ n: m.rows, jobz: r.jobz }, tuning, options.force) === 'reference') return false;
-      heevRun(r, m.rows, p0, count, (p) => fallback(sliceRequest(r, p, p + 1)));
-      return true;
-    },
-    fallback,
-  });
+  runSquareWithHandBack(r, (n) => planComplexHeev({ n, jobz: r.jobz }, options.tuning ?? cpuTuning(), options.force) === 'tridiagonal',
+    (n, p0, count, handBack) => heevRun(r, n, p0, count, handBack), (s) => complexReference.heev(s));
 }
 
 /**
