@@ -93,7 +93,7 @@ describe('the plan', () => {
       const p = planSyevStein({ dtype: 'float64', n, uplo: 'lower', vectors: true, kind: 'strided', sharedLimit: 227 * 1024 - 1024 }, tuning);
       assert.deepEqual({ values: p.values, vectors: p.vectors, clusters: p.clusters }, planSteinKernels(n, true));
       assert.deepEqual(p.values, { stage: 'values', n, threads: Math.min(64, 32 * Math.ceil(n / 32)), maxits: 5 });
-      assert.deepEqual(p.clusters, { stage: 'clusters', n, threads: Math.min(256, 32 * Math.ceil(n / 32)), maxits: 5 });
+      assert.deepEqual(p.clusters, { stage: 'clusters', n, threads: n > 256 ? 512 : Math.min(256, 32 * Math.ceil(n / 32)), maxits: 5 });
     }
   });
 });
