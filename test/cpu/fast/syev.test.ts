@@ -50,7 +50,7 @@ type Layout = 'packed' | 'odd' | 'list';
 interface Placed { batch: Batch<FloatArray>; read(p: number): Mat; outside(): number[] }
 
 /** The matrices as syev sees them: the triangle not referenced set to a marker (-7) that must survive 'values'. */
-function place(ms: readonly Mat[], n: number, dtype: DType, layout: Layout, uplo: Uplo): Placed {
+function place(ms: readonly Mat[], n: number, dtype: DType, layout: Layout, uplo: Uplo, other = -7): Placed {
   const Array_ = dtype === 'float64' ? Float64Array : Float32Array;
   const ld = layout === 'odd' ? n + 3 : Math.max(1, n);
   const stride = layout === 'odd' ? ld * n + 5 : ld * n;
@@ -58,7 +58,7 @@ function place(ms: readonly Mat[], n: number, dtype: DType, layout: Layout, uplo
   const fill = (data: FloatArray, at: number, m: Mat): void => {
     for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) {
       const mine = uplo === 'lower' ? i >= j : i <= j;
-      data[at + i + j * ld] = mine ? m.d[i + j * n]! : -7;
+      data[at + i + j * ld] = mine ? m.d[i + j * n]! : other;
     }
   };
   if (layout === 'list') {
@@ -183,6 +183,29 @@ describe('cpu-fast syev (tridiagonal path): residuals, and the reference\'s info
       assert.deepEqual(got.info, want.info);
       assert.deepEqual(got.w[1], want.w[1], `${jobz}: w`);
       assert.deepEqual([...got.v[1]!.d], [...want.v[1]!.d], `${jobz}: A`);
+    }
+  });
+  test('a tridiagonal matrix (every reflector the identity, tau 0), and NaN in the triangle not referenced (ignored)', () => {
+    const rng = new Rng(21);
+    for (const n of [2, 5, 9, 33]) for (const uplo of ['lower', 'upper'] as const) {
+      const t = mat(n, n);
+      for (let i = 0; i < n; i++) {
+        t.d[i + i * n] = rng.uniform(-2, 2);
+        if (i + 1 < n) { const x = rng.uniform(-1, 1); t.d[i + 1 + i * n] = x; t.d[i + (i + 1) * n] = x; }
+      }
+      const general = symmetricCase(rng, 'random', n).a;
+      const ms = [t, general];
+      const placed = place(ms, n, 'float64', 'odd', uplo, NaN);
+      const w = new Float64Array(2 * n), info = new Int32Array(2).fill(-5);
+      fastSyev({ jobz: 'vectors', uplo, a: placed.batch, w: strided(w, { rows: n, cols: 1, count: 2 }) as Batch<FloatArray>, info }, OPTIONS);
+      assert.deepEqual([...info], [0, 0], `n = ${n} ${uplo}: info`);
+      ms.forEach((a, p) => {
+        const v = mat(n, n);
+        const m = placed.read(p);
+        v.d.set(m.d);   // the vectors over the whole of A (the other triangle's NaN overwritten too)
+        const ws = w.subarray(p * n, (p + 1) * n);
+        assert.ok(eigenResidual(a, v, ws, EPS.float64) < LIMIT && orthoResidual(v, EPS.float64) < LIMIT, `n = ${n} ${uplo} #${p}`);
+      });
     }
   });
   test('heev on real data is the same path (the backend\'s heev and syev give the same bits)', () => {
