@@ -53,10 +53,11 @@ const SCALE_ABOVE = 2 ** 200;
 const HAND_BACK = -1;
 
 /**
- * One order's working arrays: a (the working matrix, then the reflectors below its subdiagonal;
- * column-major, ld = n), tau, w (the reduction's scratch), d and e (the tridiagonal), v (the
- * eigenvectors); with vectors Z (ld zLd(n)) and cs (a sweep's rotations) in the thread's wasm
- * memory, where `rotate` reads them.
+ * One order's working arrays. In the thread's wasm memory, where the kernels read them: `loaded` (the
+ * working matrix, column-major, ld = n; the reduction leaves the reflectors below its subdiagonal) and,
+ * with vectors, Z (ld zLd(n)) and cs (a sweep's rotations). In JavaScript, copied out after the
+ * reduction (V = Q Z's gemm stages its operands in the wasm memory): a (the reflectors), tau, d and e
+ * (the tridiagonal); v (the eigenvectors), order (their permutation) and backBlocked's blocks.
  */
 interface Work {
   readonly n: number;
