@@ -126,11 +126,13 @@ export function fastSyev(r: SyevReq, options: SyevOptions = {}): void {
 function syevRun(r: SyevReq, n: number, p0: number, count: number, defer: (p: number) => void): void {
   const vectors = r.jobz === 'vectors';
   const upper = r.uplo === 'upper';
-  const work = workFor(n, vectors);
+  let work = workFor(n, vectors);
   const A = stridedView(r.a, p0);
   const W = stridedView(r.w, p0);
   const deferred: number[] = [];
   for (let p = 0; p < count; p++) {
+    // a gemm of V = Q Z that grew the wasm memory detached the views (their length then 0): new ones
+    if (work.loaded.length === 0) work = workFor(n, vectors);
     const off = A.offset + p * A.stride, wo = W.offset + p * W.stride;
     let info = prepare(A.data, off, A.ld, n, upper, work);
     if (info === 0) {
