@@ -5,7 +5,7 @@
  * the QL iteration (kernels/tridiagonal-ql.ts, kernels/tridiagonal-values.ts) and the rotations'
  * WebAssembly kernel on Z (kernels/zheev-wasm.ts's rotate, a real kernel).
  *
- * The path, one matrix at a time: the `uplo` triangle loaded into the lower triangle of a float64
+ * The path, two matrices at a time (their QL iterations in lockstep): the `uplo` triangle loaded into the lower triangle of a float64
  * working matrix, scaled by a power of two where its largest entry lies outside [2^-200, 2^200];
  * dsytd2 'L' to a tridiagonal T = Q^T A Q (kernels/syev-wasm.ts's reduce); the implicit QL iteration on T, with
  * vectors each sweep's rotations applied to Z (for values only the root-free iteration); the
@@ -29,8 +29,8 @@ import type { SyevRequest } from '../../core/ops.js';
 import { cpuBackend } from '../../cpu/backend.js';
 import { cpuTuning } from '../context.js';
 import { moduleFactory } from '../jit/compile.js';
-import { qlState, sortAscending, start, tridiagonalQl } from '../kernels/tridiagonal-ql.js';
-import { startValues, tridiagonalValues, valuesState } from '../kernels/tridiagonal-values.js';
+import { qlState, sortAscending, start, tridiagonalQl, tridiagonalQlPair } from '../kernels/tridiagonal-ql.js';
+import { startValues, tridiagonalValues, tridiagonalValuesPair, valuesState } from '../kernels/tridiagonal-values.js';
 import { generateSyevWasm, type SyevWasmParams } from '../kernels/syev-wasm.js';
 import { generateZheevWasm, zLd, type ZheevWasmParams } from '../kernels/zheev-wasm.js';
 import { heap, loadModule } from '../wasm/runtime.js';
@@ -73,48 +73,54 @@ interface Work {
   scale: number;
 }
 
-const ql = qlState();
-const vals = valuesState();
+/** The two slots' iteration states (two matrices run their QL iterations in lockstep). */
+const qls = [qlState(), qlState()] as const;
+const valueStates = [valuesState(), valuesState()] as const;
 
 /** The arrays of the largest order seen so far on this thread (one set, so a batch of many orders keeps one), to HOLD_MAX. */
 const NONE = { order: 0, a: new Float64Array(0), v: new Float64Array(0), small: new Float64Array(0), ints: new Int32Array(0), wy: new Float64Array(0) };
 let held = NONE;
-/** Orders above it (16 n^2 bytes of a and v) give their arrays up after the run. */
+/** Orders above it (32 n^2 bytes of a and v for the two slots) give their arrays up after the run. */
 const HOLD_MAX = 512;
 
-function workFor(n: number, vectors: boolean): Work {
+/** Two slots' working arrays (two matrices at a time), backBlocked's blocks shared. */
+function workFor(n: number, vectors: boolean): readonly [Work, Work] {
   if (held.order < n) {
-    held = { order: n, a: new Float64Array(n * n), v: new Float64Array(n * n), small: new Float64Array(3 * n), ints: new Int32Array(n), wy: new Float64Array(2 * NB * n + NB * NB) };
+    held = { order: n, a: new Float64Array(2 * n * n), v: new Float64Array(2 * n * n), small: new Float64Array(6 * n), ints: new Int32Array(2 * n), wy: new Float64Array(2 * NB * n + NB * NB) };
   }
-  const part = (k: number): Float64Array => held.small.subarray(k * n, (k + 1) * n);
-  // the wasm memory from 0 (ops run one at a time on a thread): with vectors Z and cs, then the
-  // reduction's working matrix, tau, its scratch, d and e
-  const zBytes = vectors ? 8 * n * zLd(n) : 0, csBytes = vectors ? 16 * n : 0;
-  const at = zBytes + csBytes, aBytes = 8 * n * n;
-  const mem = heap(at + aBytes + 32 * n).f64;
+  // each slot's wasm memory (from 0: ops run one at a time on a thread): with vectors Z and cs, then
+  // the reduction's working matrix, tau, its scratch, d and e
+  const zBytes = vectors ? 8 * n * zLd(n) : 0, csBytes = vectors ? 16 * n : 0, aBytes = 8 * n * n;
+  const slotBytes = zBytes + csBytes + aBytes + 32 * n;
+  const mem = heap(2 * slotBytes).f64;
   const region = (byte: number, length: number): Float64Array => mem.subarray(byte / 8, byte / 8 + length);
-  let rotate: ((l: number, m: number) => void) | null = null;
-  if (vectors) {
-    const kernel = rotateFor({ n });
-    rotate = (l, m) => kernel(0, zBytes, l, m);
-  }
-  const work: Work = {
-    n, a: held.a.subarray(0, n * n), v: held.v.subarray(0, n * n), tau: part(0), d: part(1), e: part(2),
-    order: held.ints.subarray(0, n), z: vectors ? region(0, n * zLd(n)) : null, cs: region(zBytes, 2 * n), rotate, scale: 1,
-    y: held.wy.subarray(0, NB * n), t: held.wy.subarray(NB * n, NB * n + NB * NB), yv: held.wy.subarray(NB * n + NB * NB, 2 * NB * n + NB * NB),
-    loaded: region(at, n * n),
-    reduce: () => {
-      const tauAt = at + aBytes, dAt = tauAt + 16 * n, eAt = dAt + 8 * n;
-      if (reduceFor({ n })(at, tauAt, dAt, eAt, tauAt + 8 * n) !== 1) return false;
-      // out of the wasm memory: V = Q Z's gemm stages its operands there
-      work.d.set(region(dAt, n));
-      work.e.set(region(eAt, n));
-      work.tau.set(region(tauAt, n));
-      if (vectors) work.a.set(work.loaded);
-      return true;
-    },
+  const y = held.wy.subarray(0, NB * n), t = held.wy.subarray(NB * n, NB * n + NB * NB), yv = held.wy.subarray(NB * n + NB * NB, 2 * NB * n + NB * NB);
+  const slot = (q: 0 | 1): Work => {
+    const base = q * slotBytes, at = base + zBytes + csBytes;
+    const part = (k: number): Float64Array => held.small.subarray((3 * q + k) * n, (3 * q + k + 1) * n);
+    let rotate: ((l: number, m: number) => void) | null = null;
+    if (vectors) {
+      const kernel = rotateFor({ n });
+      rotate = (l, m) => kernel(base, base + zBytes, l, m);
+    }
+    const work: Work = {
+      n, a: held.a.subarray(q * n * n, (q + 1) * n * n), v: held.v.subarray(q * n * n, (q + 1) * n * n), tau: part(0), d: part(1), e: part(2),
+      order: held.ints.subarray(q * n, (q + 1) * n), z: vectors ? region(base, n * zLd(n)) : null, cs: region(base + zBytes, 2 * n), rotate, scale: 1,
+      y, t, yv, loaded: region(at, n * n),
+      reduce: () => {
+        const tauAt = at + aBytes, dAt = tauAt + 16 * n, eAt = dAt + 8 * n;
+        if (reduceFor({ n })(at, tauAt, dAt, eAt, tauAt + 8 * n) !== 1) return false;
+        // out of the wasm memory: V = Q Z's gemm stages its operands there
+        work.d.set(region(dAt, n));
+        work.e.set(region(eAt, n));
+        work.tau.set(region(tauAt, n));
+        if (vectors) work.a.set(work.loaded);
+        return true;
+      },
+    };
+    return work;
   };
-  return work;
+  return [slot(0), slot(1)];
 }
 
 export function fastSyev(r: SyevReq, options: SyevOptions = {}): void {
@@ -122,46 +128,70 @@ export function fastSyev(r: SyevReq, options: SyevOptions = {}): void {
     (n, p0, count, handBack) => syevRun(r, n, p0, count, handBack), (s) => cpuBackend.syev(s));
 }
 
-/** `count` matrices of order n from p0 (one strided run, or one matrix of a list), one at a time. */
+/**
+ * `count` matrices of order n from p0 (one strided run, or one matrix of a list), two at a time: both
+ * loaded and reduced, their QL iterations in lockstep (tridiagonalQlPair: the recurrences are a
+ * square root and a division deep, so two chains interleave), then both ordered (Z's columns into V,
+ * before any gemm of V = Q Z reuses the wasm memory), back-transformed and stored.
+ */
 function syevRun(r: SyevReq, n: number, p0: number, count: number, defer: (p: number) => void): void {
   const vectors = r.jobz === 'vectors';
   const upper = r.uplo === 'upper';
-  let work = workFor(n, vectors);
+  let works = workFor(n, vectors);
   const A = stridedView(r.a, p0);
   const W = stridedView(r.w, p0);
   const deferred: number[] = [];
-  for (let p = 0; p < count; p++) {
+  const info = [0, 0];
+  for (let t = 0; t < count; t += 2) {
     // a gemm of V = Q Z that grew the wasm memory detached the views (their length then 0): new ones
-    if (work.loaded.length === 0) work = workFor(n, vectors);
-    const off = A.offset + p * A.stride, wo = W.offset + p * W.stride;
-    let info = prepare(A.data, off, A.ld, n, upper, work);
-    if (info === 0) {
-      if (vectors) {
-        start(ql, work.d, work.e, n, work.cs, work.rotate);
-        if (!tridiagonalQl(ql)) info = HAND_BACK;
-      } else {
-        startValues(vals, work.d, work.e, n);
-        if (!tridiagonalValues(vals)) info = HAND_BACK;
+    if (works[0].loaded.length === 0) works = workFor(n, vectors);
+    const slots = t + 1 < count ? 2 : 1;
+    for (let q = 0; q < slots; q++) {
+      const work = works[q]!;
+      info[q] = prepare(A.data, A.offset + (t + q) * A.stride, A.ld, n, upper, work);
+      if (info[q] !== 0) continue;
+      if (vectors) start(qls[q]!, work.d, work.e, n, work.cs, work.rotate);
+      else startValues(valueStates[q]!, work.d, work.e, n);
+    }
+    if (slots === 2 && info[0] === 0 && info[1] === 0) {
+      if (vectors) tridiagonalQlPair(qls[0], qls[1]);
+      else tridiagonalValuesPair(valueStates[0], valueStates[1]);
+    } else {
+      for (let q = 0; q < slots; q++) {
+        if (info[q] !== 0) continue;
+        if (vectors) tridiagonalQl(qls[q]!);
+        else tridiagonalValues(valueStates[q]!);
       }
     }
-    if (info === HAND_BACK) {
-      deferred.push(p0 + p);
-      continue;
+    for (let q = 0; q < slots; q++) {
+      if (info[q] === 0 && (vectors ? qls[q]!.failed : valueStates[q]!.failed)) info[q] = HAND_BACK;
+      if (info[q] === 0) order(works[q]!, vectors);
     }
-    r.info[p0 + p] = info;
-    if (info !== 0) {
-      W.data.fill(NaN, wo, wo + n);
-      if (vectors) for (let j = 0; j < n; j++) A.data.fill(NaN, off + j * A.ld, off + j * A.ld + n);
-      continue;
-    }
-    finish(work, vectors);
-    const d = work.d;
-    for (let j = 0; j < n; j++) W.data[wo + j] = d[j]!;
-    if (vectors) {
-      const v = work.v;
-      // one native copy where the columns lie back to back (float32 rounds in it)
-      if (A.ld === n) A.data.set(v, off);
-      else for (let j = 0; j < n; j++) A.data.set(v.subarray(j * n, (j + 1) * n), off + j * A.ld);
+    for (let q = 0; q < slots; q++) {
+      const p = t + q, work = works[q]!;
+      if (info[q] === HAND_BACK) {
+        deferred.push(p0 + p);
+        continue;
+      }
+      r.info[p0 + p] = info[q]!;
+      const off = A.offset + p * A.stride, wo = W.offset + p * W.stride;
+      if (info[q] !== 0) {
+        W.data.fill(NaN, wo, wo + n);
+        if (vectors) for (let j = 0; j < n; j++) A.data.fill(NaN, off + j * A.ld, off + j * A.ld + n);
+        continue;
+      }
+      if (vectors) {
+        if (n >= BLOCKED_FROM) backBlocked(work);
+        else back(work);
+      }
+      const d = work.d;
+      for (let j = 0; j < n; j++) W.data[wo + j] = d[j]!;
+      if (vectors) {
+        const v = work.v;
+        // one native copy where the columns lie back to back (float32 rounds in it)
+        if (A.ld === n) A.data.set(v, off);
+        else for (let j = 0; j < n; j++) A.data.set(v.subarray(j * n, (j + 1) * n), off + j * A.ld);
+      }
     }
   }
   if (n > HOLD_MAX) held = NONE;
@@ -218,15 +248,13 @@ function prepare(data: FloatArray, off: number, ld: number, n: number, upper: bo
   return 0;
 }
 
-/** After the QL iteration: the eigenvalues ascending and scaled back; with vectors V = Q Z (Z's columns in their order). */
-function finish(work: Work, vectors: boolean): void {
-  const { n, d, v, z, order } = work;
-  sortAscending(d, n, vectors ? order : null);
+/** After the QL iteration: the eigenvalues ascending and scaled back; with vectors Z's columns in their order into V (V = Q Z follows). */
+function order(work: Work, vectors: boolean): void {
+  const { n, d, v, z, order: perm } = work;
+  sortAscending(d, n, vectors ? perm : null);
   if (vectors && z !== null) {
     const zld = zLd(n);
-    for (let j = 0; j < n; j++) v.set(z.subarray(order[j]! * zld, order[j]! * zld + n), j * n);
-    if (n >= BLOCKED_FROM) backBlocked(work);
-    else back(work);
+    for (let j = 0; j < n; j++) v.set(z.subarray(perm[j]! * zld, perm[j]! * zld + n), j * n);
   }
   if (work.scale !== 1) for (let j = 0; j < n; j++) d[j] = d[j]! / work.scale;
 }
