@@ -385,7 +385,8 @@ export const DEFAULT_CPU_TUNING: CpuTuning = Object.freeze({
   /**
    * Real syev's tridiagonal path (ops/syev.ts) against the reference's Jacobi: one thread, the same
    * 2-core EPYC VM, 2026-12-01, float64 random symmetric matrices, the fastest of 7 calls, ns a matrix
-   * (path / reference): with vectors n = 1 150 / 81, 2 324 / 183, 3 797 / 631, 4 1757 / 1496, 5 1610 /
+   * (path / reference; the path's first build, all in JavaScript but the rotations: its later builds
+   * are faster at every order, BENCHMARKS.md "Real syev on the tridiagonal route"): with vectors n = 1 150 / 81, 2 324 / 183, 3 797 / 631, 4 1757 / 1496, 5 1610 /
    * 2180, 6 2524 / 4062, 8 5839 / 12001, 16 20774 / 69803, 32 144896 / 667722, 64 650788 / 3964760, 128
    * 4.83 / 31.9 ms, 256 37.2 / 261 ms, 512 0.49 / 4.79 s (one call); values only n = 1 43 / 54, 2 98 /
    * 133, 3 310 / 564, 4 573 / 1032, 8 2773 / 9060, 16 11493 / 60485, 1024 0.62 / 55.2 s. From 5 with
