@@ -1,5 +1,6 @@
 /**
- * The reduction of the fast real syev (ops/syev.ts) in WebAssembly SIMD, for one order n:
+ * The WebAssembly SIMD kernels of the fast real syev (ops/syev.ts), for one order n: `rotate`, the QL
+ * sweep's rotations on Z (zheev-wasm.ts's, the same function), and the reduction:
  *
  * `reduce(a, tau, d, e, w) -> ok`: LAPACK's dsytd2 'L' on the lower triangle of A (float64,
  * column-major, ld = n): A = Q T Q^T with T symmetric tridiagonal (d and e float64 at d and e) and
@@ -20,13 +21,13 @@
  */
 import { Code, encodeModule, type FunctionDef, type ValType } from '../wasm/emit.js';
 import { OP, SIMD } from '../wasm/opcodes.js';
-import { SSQ_MIN } from './zheev-wasm.js';
+import { rotateFunction, SSQ_MIN } from './zheev-wasm.js';
 
 export interface SyevWasmParams { readonly n: number }
 
 export function generateSyevWasm(p: SyevWasmParams): Uint8Array<ArrayBuffer> {
   if (!(Number.isInteger(p.n) && p.n >= 1)) throw new Error(`syev-wasm: n must be a positive integer, got ${p.n}`);
-  return encodeModule([reduceFunction(p.n)]);
+  return encodeModule([rotateFunction(p.n), reduceFunction(p.n)]);
 }
 
 /** How a row range's body reads and writes: two rows a vector, or the odd last row in lane 0. */
@@ -83,8 +84,8 @@ function reduceFunction(n: number): FunctionDef {
   const sum = (v: number): void => { c.get(v).simd(SIMD.f64x2ExtractLane, 0).get(v).simd(SIMD.f64x2ExtractLane, 1).op(OP.f64Add); };
   const address = (base: number, index: number, bytes: number): void => { c.get(base).get(index).i32(bytes).op(OP.i32Mul).op(OP.i32Add); };
   const row = (k: number, plus: number) => (): void => { c.get(k).i32(plus).op(OP.i32Add); };
-  const colOf = (k: number) => (): void => { c.get(k); };
-  const fixed = (local: number) => (): void => { c.get(local); };
+  /** Pushes a local (a column's or W's base address, a row index). */
+  const local = (k: number) => (): void => { c.get(k); };
 
   c.i32(0).set(ok);
   c.op(OP.block, OP.void); // left with ok = 0
@@ -97,7 +98,7 @@ function reduceFunction(n: number): FunctionDef {
   address(col, i, 8); c.mem(OP.f64Load, 3, 8).set(alpha);
   // x2 = ||x||^2 over rows i + 2 ..
   c.f64x2(0).set(acc);
-  overRows(c, n, cnt, row(i, 2), [[ap, colOf(col)]], (r) => {
+  overRows(c, n, cnt, row(i, 2), [[ap, local(col)]], (r) => {
     r.load(ap); c.tee(x).get(x).simd(SIMD.f64x2Mul).get(acc).simd(SIMD.f64x2Add).set(acc);
   });
   sum(acc); c.set(x2);
@@ -113,7 +114,7 @@ function reduceFunction(n: number): FunctionDef {
     address(TAU, i, 8); c.get(beta).get(alpha).op(OP.f64Sub).get(beta).op(OP.f64Div).mem(OP.f64Store, 3, 0);
     address(E, i, 8); c.get(beta).mem(OP.f64Store, 3, 0);
     c.f64(1).get(alpha).get(beta).op(OP.f64Sub).op(OP.f64Div).simd(SIMD.f64x2Splat).set(sv);
-    overRows(c, n, cnt, row(i, 2), [[ap, colOf(col)]], (r) => {
+    overRows(c, n, cnt, row(i, 2), [[ap, local(col)]], (r) => {
       r.store(ap, () => { r.load(ap); c.get(sv).simd(SIMD.f64x2Mul); });
     });
   });
@@ -123,7 +124,7 @@ function reduceFunction(n: number): FunctionDef {
     // v_{i+1} = 1 while the block is updated (e_i back after)
     address(col, i, 8); c.f64(1).mem(OP.f64Store, 3, 8);
     // y = 0 on rows i + 1 ..
-    overRows(c, n, cnt, row(i, 1), [[wp, fixed(W)]], (r) => { r.store(wp, () => { c.f64x2(0); }); });
+    overRows(c, n, cnt, row(i, 1), [[wp, local(W)]], (r) => { r.store(wp, () => { c.f64x2(0); }); });
     // y = A22 v, column j = i + 1 .. n - 1
     c.get(i).i32(1).op(OP.i32Add).set(j);
     c.op(OP.block, OP.void).op(OP.loop, OP.void);
@@ -134,7 +135,7 @@ function reduceFunction(n: number): FunctionDef {
     // y(j) += a_jj v_j
     address(W, j, 8); address(W, j, 8); c.mem(OP.f64Load, 3, 0); address(cj, j, 8); c.mem(OP.f64Load, 3, 0).get(s).op(OP.f64Mul).op(OP.f64Add).mem(OP.f64Store, 3, 0);
     c.f64x2(0).set(acc);
-    overRows(c, n, cnt, row(j, 1), [[ap, colOf(cj)], [vp, colOf(col)], [wp, fixed(W)]], (r) => {
+    overRows(c, n, cnt, row(j, 1), [[ap, local(cj)], [vp, local(col)], [wp, local(W)]], (r) => {
       r.load(ap); c.set(x);
       // y(k) += a_kj v_j
       r.store(wp, () => { r.load(wp); c.get(x).get(vj).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add); });
@@ -147,14 +148,14 @@ function reduceFunction(n: number): FunctionDef {
     // w = tau y, dot = w^T v
     c.get(t).simd(SIMD.f64x2Splat).set(sv);
     c.f64x2(0).set(acc);
-    overRows(c, n, cnt, row(i, 1), [[wp, fixed(W)], [vp, colOf(col)]], (r) => {
+    overRows(c, n, cnt, row(i, 1), [[wp, local(W)], [vp, local(col)]], (r) => {
       r.load(wp); c.get(sv).simd(SIMD.f64x2Mul).set(x);
       r.store(wp, () => { c.get(x); });
       c.get(acc).get(x); r.load(vp); c.simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add).set(acc);
     });
     // w += -(tau / 2) dot v
     c.f64(-0.5).get(t).op(OP.f64Mul); sum(acc); c.op(OP.f64Mul).simd(SIMD.f64x2Splat).set(sv);
-    overRows(c, n, cnt, row(i, 1), [[wp, fixed(W)], [vp, colOf(col)]], (r) => {
+    overRows(c, n, cnt, row(i, 1), [[wp, local(W)], [vp, local(col)]], (r) => {
       r.store(wp, () => { r.load(wp); r.load(vp); c.get(sv).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Add); });
     });
     // A22 -= v w^T + w v^T, column j = i + 1 .. n - 1 (rows j ..)
@@ -164,7 +165,7 @@ function reduceFunction(n: number): FunctionDef {
     address(A, j, colBytes); c.set(cj);
     address(col, j, 8); c.simdMem(SIMD.load64Splat, 3, 0).set(vj);
     address(W, j, 8); c.simdMem(SIMD.load64Splat, 3, 0).set(wj);
-    overRows(c, n, cnt, fixed(j), [[ap, colOf(cj)], [vp, colOf(col)], [wp, fixed(W)]], (r) => {
+    overRows(c, n, cnt, local(j), [[ap, local(cj)], [vp, local(col)], [wp, local(W)]], (r) => {
       r.store(ap, () => {
         r.load(ap);
         r.load(vp); c.get(wj).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Sub);

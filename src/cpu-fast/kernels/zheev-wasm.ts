@@ -56,7 +56,8 @@ export function generateZheevWasm(p: ZheevWasmParams): Uint8Array<ArrayBuffer> {
   return encodeModule([rotateFunction(p.n), backFunction(p.n), reduceFunction(p.n)]);
 }
 
-function rotateFunction(n: number): FunctionDef {
+/** `rotate` (the header): shared with the real syev's module (syev-wasm.ts). */
+export function rotateFunction(n: number): FunctionDef {
   const params: ValType[] = ['i32', 'i32', 'i32', 'i32'];
   const c = new Code(params);
   const [Z, CS, L, M] = [0, 1, 2, 3];

@@ -3,7 +3,7 @@
  * reference): LAPACK's dsyev path where plan/eigen.ts says so, the reference's cyclic Jacobi
  * (src/cpu/lapack/jacobi.ts) elsewhere. The real counterpart of ops/zheev.ts, with which it shares
  * the QL iteration (kernels/tridiagonal-ql.ts, kernels/tridiagonal-values.ts) and the rotations'
- * WebAssembly kernel on Z (kernels/zheev-wasm.ts's rotate, a real kernel).
+ * WebAssembly kernel on Z (zheev-wasm.ts's rotate, generated into this path's module, syev-wasm.ts).
  *
  * The path, two matrices at a time (their QL iterations in lockstep): the `uplo` triangle loaded into the lower triangle of a float64
  * working matrix, scaled by a power of two where its largest entry lies outside [2^-200, 2^200];
@@ -32,7 +32,7 @@ import { moduleFactory } from '../jit/compile.js';
 import { qlState, sortAscending, start, tridiagonalQl, tridiagonalQlPair } from '../kernels/tridiagonal-ql.js';
 import { startValues, tridiagonalValues, tridiagonalValuesPair, valuesState } from '../kernels/tridiagonal-values.js';
 import { generateSyevWasm, type SyevWasmParams } from '../kernels/syev-wasm.js';
-import { generateZheevWasm, zLd, type ZheevWasmParams } from '../kernels/zheev-wasm.js';
+import { zLd } from '../kernels/zheev-wasm.js';
 import { heap, loadModule } from '../wasm/runtime.js';
 import { planSyev, type SyevForce } from '../plan/eigen.js';
 import type { OpOptions } from '../tuning.js';
@@ -42,7 +42,7 @@ import { runSquareWithHandBack, stridedView } from './run-batch.js';
 export type SyevOptions = OpOptions<SyevForce>;
 type SyevReq = SyevRequest<FloatArray, Int32Array>;
 type Rotate = (z: number, cs: number, l: number, m: number) => void;
-const rotateFor = moduleFactory<ZheevWasmParams, Rotate>(generateZheevWasm, 'rotate', loadModule);
+const rotateFor = moduleFactory<SyevWasmParams, Rotate>(generateSyevWasm, 'rotate', loadModule);
 type Reduce = (a: number, tau: number, d: number, e: number, w: number) => number;
 const reduceFor = moduleFactory<SyevWasmParams, Reduce>(generateSyevWasm, 'reduce', loadModule);
 
@@ -105,7 +105,7 @@ function workFor(n: number, vectors: boolean): readonly [Work, Work] {
     }
     const work: Work = {
       n, a: held.a.subarray(q * n * n, (q + 1) * n * n), v: held.v.subarray(q * n * n, (q + 1) * n * n), tau: part(0), d: part(1), e: part(2),
-      order: held.ints.subarray(q * n, (q + 1) * n), z: vectors ? region(base, n * zLd(n)) : null, cs: region(base + zBytes, 2 * n), rotate, scale: 1,
+      order: held.ints.subarray(q * n, (q + 1) * n), z: vectors ? region(base, n * zLd(n)) : null, cs: vectors ? region(base + zBytes, 2 * n) : new Float64Array(0), rotate, scale: 1,
       y, t, yv, loaded: region(at, n * n),
       reduce: () => {
         const tauAt = at + aBytes, dAt = tauAt + 16 * n, eAt = dAt + 8 * n;

@@ -260,7 +260,7 @@ test('the plan: the table\'s ranges per job, n = 0 to the reference, force pins 
   }
 });
 
-test('the reduction\'s module: a pure function of n, valid WebAssembly, a clear error for a bad n', () => {
+test('the module (rotate, reduce): a pure function of n, valid WebAssembly, a clear error for a bad n', () => {
   assert.deepEqual(generateSyevWasm({ n: 7 }), generateSyevWasm({ n: 7 }));
   assert.notDeepEqual(generateSyevWasm({ n: 7 }), generateSyevWasm({ n: 8 }));
   for (const n of [1, 2, 3, 40]) assert.ok(WebAssembly.validate(generateSyevWasm({ n })), `n = ${n}`);
