@@ -29,8 +29,8 @@ import type { SyevRequest } from '../../core/ops.js';
 import { cpuBackend } from '../../cpu/backend.js';
 import { cpuTuning } from '../context.js';
 import { moduleFactory } from '../jit/compile.js';
-import { qlState, sortAscending, start, tridiagonalQl, tridiagonalQlPair } from '../kernels/tridiagonal-ql.js';
-import { startValues, tridiagonalValues, tridiagonalValuesPair, valuesState } from '../kernels/tridiagonal-values.js';
+import { qlState, sortAscending, start } from '../kernels/tridiagonal-ql.js';
+import { startValues, valuesState } from '../kernels/tridiagonal-values.js';
 import { generateSyevWasm, type SyevWasmParams } from '../kernels/syev-wasm.js';
 import { zLd } from '../kernels/zheev-wasm.js';
 import { heap, loadModule } from '../wasm/runtime.js';
@@ -38,6 +38,7 @@ import { planSyev, type SyevForce } from '../plan/eigen.js';
 import type { OpOptions } from '../tuning.js';
 import { fastGemm } from './gemm.js';
 import { runSquareWithHandBack, stridedView } from './run-batch.js';
+import { HAND_BACK, iterate, scaleFor } from './tridiagonal-driver.js';
 
 export type SyevOptions = OpOptions<SyevForce>;
 type SyevReq = SyevRequest<FloatArray, Int32Array>;
@@ -46,11 +47,6 @@ const rotateFor = moduleFactory<SyevWasmParams, Rotate>(generateSyevWasm, 'rotat
 type Reduce = (a: number, tau: number, d: number, e: number, w: number) => number;
 const reduceFor = moduleFactory<SyevWasmParams, Reduce>(generateSyevWasm, 'reduce', loadModule);
 
-/** Largest entries outside [SCALE_BELOW, SCALE_ABOVE] are scaled to near 1 first. */
-const SCALE_BELOW = 2 ** -200;
-const SCALE_ABOVE = 2 ** 200;
-/** What prepare returns where the matrix goes to the reference. */
-const HAND_BACK = -1;
 
 /**
  * One order's working arrays. In the thread's wasm memory, where the kernels read them: `loaded` (the
@@ -130,9 +126,9 @@ export function fastSyev(r: SyevReq, options: SyevOptions = {}): void {
 
 /**
  * `count` matrices of order n from p0 (one strided run, or one matrix of a list), two at a time: both
- * loaded and reduced, their QL iterations in lockstep (tridiagonalQlPair: the recurrences are a
- * square root and a division deep, so two chains interleave), then both ordered (Z's columns into V,
- * before any gemm of V = Q Z reuses the wasm memory), back-transformed and stored.
+ * loaded and reduced, their QL iterations in lockstep (tridiagonal-driver.ts iterate), then both
+ * ordered (Z's columns into V, before any gemm of V = Q Z reuses the wasm memory), back-transformed
+ * and stored.
  */
 function syevRun(r: SyevReq, n: number, p0: number, count: number, defer: (p: number) => void): void {
   const vectors = r.jobz === 'vectors';
@@ -145,7 +141,7 @@ function syevRun(r: SyevReq, n: number, p0: number, count: number, defer: (p: nu
   for (let t = 0; t < count; t += 2) {
     // a gemm of V = Q Z that grew the wasm memory detached the views (their length then 0): new ones
     if (works[0].loaded.length === 0) works = workFor(n, vectors);
-    const slots = t + 1 < count ? 2 : 1;
+    const slots: 1 | 2 = t + 1 < count ? 2 : 1;
     for (let q = 0; q < slots; q++) {
       const work = works[q]!;
       info[q] = prepare(A.data, A.offset + (t + q) * A.stride, A.ld, n, upper, work);
@@ -153,20 +149,8 @@ function syevRun(r: SyevReq, n: number, p0: number, count: number, defer: (p: nu
       if (vectors) start(qls[q]!, work.d, work.e, n, work.cs, work.rotate);
       else startValues(valueStates[q]!, work.d, work.e, n);
     }
-    if (slots === 2 && info[0] === 0 && info[1] === 0) {
-      if (vectors) tridiagonalQlPair(qls[0], qls[1]);
-      else tridiagonalValuesPair(valueStates[0], valueStates[1]);
-    } else {
-      for (let q = 0; q < slots; q++) {
-        if (info[q] !== 0) continue;
-        if (vectors) tridiagonalQl(qls[q]!);
-        else tridiagonalValues(valueStates[q]!);
-      }
-    }
-    for (let q = 0; q < slots; q++) {
-      if (info[q] === 0 && (vectors ? qls[q]!.failed : valueStates[q]!.failed)) info[q] = HAND_BACK;
-      if (info[q] === 0) order(works[q]!, vectors);
-    }
+    iterate(vectors, qls, valueStates, info, slots);
+    for (let q = 0; q < slots; q++) if (info[q] === 0) order(works[q]!, vectors);
     for (let q = 0; q < slots; q++) {
       const p = t + q, work = works[q]!;
       if (info[q] === HAND_BACK) {
@@ -232,11 +216,8 @@ function prepare(data: FloatArray, off: number, ld: number, n: number, upper: bo
     }
   }
   if (nan || amax > Number.MAX_VALUE) return n + 2;
-  let scale = 1;
-  if (amax !== 0 && (amax < SCALE_BELOW || amax > SCALE_ABOVE)) {
-    scale = 2 ** -Math.round(Math.log2(amax));
-    for (let j = 0; j < n; j++) for (let k = j * n + j; k < (j + 1) * n; k++) a[k] = a[k]! * scale;
-  }
+  const scale = scaleFor(amax);
+  if (scale !== 1) for (let j = 0; j < n; j++) for (let k = j * n + j; k < (j + 1) * n; k++) a[k] = a[k]! * scale;
   work.scale = scale;
   if (!work.reduce()) return HAND_BACK;
   const z = work.z;

@@ -31,13 +31,14 @@ import type { HeevRequest } from '../../core/op-specs.js';
 import { complexReference } from '../../cpu/complex/backend.js';
 import { cpuScratch, cpuTuning } from '../context.js';
 import { moduleFactory } from '../jit/compile.js';
-import { qlState, sortAscending, start, tridiagonalQl, tridiagonalQlPair, type QlState } from '../kernels/tridiagonal-ql.js';
-import { startValues, tridiagonalValues, tridiagonalValuesPair, valuesState, type ValuesState } from '../kernels/tridiagonal-values.js';
+import { qlState, sortAscending, start, type QlState } from '../kernels/tridiagonal-ql.js';
+import { startValues, valuesState, type ValuesState } from '../kernels/tridiagonal-values.js';
 import { generateZheevWasm, zLd, type ZheevWasmParams } from '../kernels/zheev-wasm.js';
 import { heap, loadModule } from '../wasm/runtime.js';
 import { planComplexHeev, type ComplexHeevForce } from '../plan/complex.js';
 import type { OpOptions } from '../tuning.js';
 import { runSquareWithHandBack, stridedView } from './run-batch.js';
+import { HAND_BACK, iterate, scaleFor } from './tridiagonal-driver.js';
 
 export type ComplexHeevOptions = OpOptions<ComplexHeevForce>;
 type HeevReq = HeevRequest<FloatArray, Int32Array>;
@@ -48,11 +49,6 @@ const rotateFor = moduleFactory<ZheevWasmParams, Rotate>(generateZheevWasm, 'rot
 const backFor = moduleFactory<ZheevWasmParams, Back>(generateZheevWasm, 'back', loadModule);
 const reduceFor = moduleFactory<ZheevWasmParams, Reduce>(generateZheevWasm, 'reduce', loadModule);
 
-/** Largest entries outside [SCALE_BELOW, SCALE_ABOVE] are scaled to near 1 first. */
-const SCALE_BELOW = 2 ** -200;
-const SCALE_ABOVE = 2 ** 200;
-/** What prepare returns where the matrix goes to the reference. */
-const HAND_BACK = -1;
 
 /**
  * One matrix's working arrays in the wasm memory at byte addresses `at`, with float64 views: a (the
@@ -109,7 +105,7 @@ export function fastHeevComplex(r: HeevReq, options: ComplexHeevOptions = {}): v
 
 /**
  * `count` matrices of order n from p0 (one strided run, or one matrix of a list), two at a time:
- * both loaded and reduced, their QL iterations in lockstep (tridiagonalQlPair), then each
+ * both loaded and reduced, their QL iterations in lockstep (tridiagonal-driver.ts iterate), then each
  * finished and stored.
  */
 function heevRun(r: HeevReq, n: number, p0: number, count: number, defer: (p: number) => void): void {
@@ -121,8 +117,8 @@ function heevRun(r: HeevReq, n: number, p0: number, count: number, defer: (p: nu
   const deferred: number[] = [];
   const info = [0, 0];
   for (let t = 0; t < count; t += 2) {
-    const two = t + 1 < count;
-    for (let q = 0; q < (two ? 2 : 1); q++) {
+    const slots: 1 | 2 = t + 1 < count ? 2 : 1;
+    for (let q = 0; q < slots; q++) {
       const slot = work.slots[q]!;
       info[q] = prepare(A.data, A.offset + (t + q) * A.stride, A.ld, n, upper, slot);
       if (info[q] !== 0) continue;
@@ -130,21 +126,10 @@ function heevRun(r: HeevReq, n: number, p0: number, count: number, defer: (p: nu
       else startValues(slot.vals, slot.d, slot.e, n);
     }
     const [s0, s1] = work.slots;
-    if (two && info[0] === 0 && info[1] === 0) {
-      if (vectors) tridiagonalQlPair(s0.ql, s1.ql);
-      else tridiagonalValuesPair(s0.vals, s1.vals);
-    } else {
-      for (let q = 0; q < (two ? 2 : 1); q++) {
-        if (info[q] !== 0) continue;
-        const slot = work.slots[q]!;
-        if (vectors) tridiagonalQl(slot.ql);
-        else tridiagonalValues(slot.vals);
-      }
-    }
-    for (let q = 0; q < (two ? 2 : 1); q++) {
+    iterate(vectors, [s0.ql, s1.ql], [s0.vals, s1.vals], info, slots);
+    for (let q = 0; q < slots; q++) {
       const slot = work.slots[q]!;
       const p = t + q;
-      if (info[q] === 0 && (vectors ? slot.ql.failed : slot.vals.failed)) info[q] = HAND_BACK;
       if (info[q] === HAND_BACK) {
         deferred.push(p0 + p);
         continue;
@@ -222,11 +207,8 @@ function prepare(data: FloatArray, off: number, ld: number, n: number, upper: bo
     }
   }
   if (nan || amax > Number.MAX_VALUE) return n + 2;
-  let scale = 1;
-  if (amax !== 0 && (amax < SCALE_BELOW || amax > SCALE_ABOVE)) {
-    scale = 2 ** -Math.round(Math.log2(amax));
-    for (let j = 0; j < n; j++) for (let k = j * lda + 2 * j; k < (j + 1) * lda; k++) a[k] = a[k]! * scale;
-  }
+  const scale = scaleFor(amax);
+  if (scale !== 1) for (let j = 0; j < n; j++) for (let k = j * lda + 2 * j; k < (j + 1) * lda; k++) a[k] = a[k]! * scale;
   slot.scale = scale;
   if (!slot.reduce()) return HAND_BACK;
   if (slot.back !== null) {
