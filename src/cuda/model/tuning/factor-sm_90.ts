@@ -134,8 +134,9 @@ export const sm90GetrfTuning: GetrfTuning = {
   // x 1,056 0.752 / - / 0.846 / 0.656, x 2,000 1.474 / - / 1.070 / 1.224; 120 x 264 0.374 / 0.630 / - /
   // 0.328, x 528 0.675 / 0.646 / - / 0.415; 128 x 264 0.320 / 0.300 / - / 0.316, x 528 0.631 / 0.597 / - /
   // 0.448 (16x2x1 0.293, 0.587). 8x2x2 spills at 104-120 (ptxas, sm_90: 128 registers, 1,352 bytes of
-  // spill stores at 104 and 112, 2,924 at 120), yet is the fastest tried at 97-112 below 10 an SM and at
-  // 113-120 for two an SM or fewer; 16x4x1 spills none.
+  // spill stores at 104 and 112, 2,924 at 120), yet is the fastest tried at 97-112 up to 6 an SM and at
+  // 112 x 1,056 (at 104 x 1,056 the recursion was 4% faster: the band's count, 10 an SM, splits the two),
+  // and at 113-120 for two an SM or fewer; 16x4x1 spills none.
   registerShapes: {
     float64: [
       { maxN: 64, shape: { warps: 4, nb: 4, minBlocks: 5 } },
