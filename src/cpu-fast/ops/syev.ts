@@ -25,7 +25,7 @@
  */
 import { strided } from '../../core/batch.js';
 import type { FloatArray } from '../../core/dtype.js';
-import type { SyevRequest } from '../../core/ops.js';
+import type { GemmRequest, SyevRequest } from '../../core/ops.js';
 import { cpuBackend } from '../../cpu/backend.js';
 import { cpuTuning } from '../context.js';
 import { moduleFactory } from '../jit/compile.js';
@@ -62,6 +62,8 @@ interface Work {
   readonly z: Float64Array | null; readonly cs: Float64Array; readonly rotate: ((l: number, m: number) => void) | null;
   /** backBlocked's block of reflectors Y (ld n), its T (ld NB) and Y^T V (ld NB). */
   readonly y: Float64Array; readonly t: Float64Array; readonly yv: Float64Array;
+  /** backBlocked's two products a block, from the last block (built once a run, validated once). */
+  readonly products: readonly BlockProducts[];
   /** The working matrix in the wasm memory, as loaded (lower triangle, ld n). */
   readonly loaded: Float64Array;
   /** dsytd2 'L' on it (kernels/syev-wasm.ts): d, e, tau and (with vectors) the reflectors into a; false where the matrix goes back. */
@@ -91,6 +93,7 @@ function workFor(n: number, vectors: boolean): readonly [Work, Work] {
   const mem = heap(2 * slotBytes).f64;
   const region = (byte: number, length: number): Float64Array => mem.subarray(byte / 8, byte / 8 + length);
   const y = held.wy.subarray(0, NB * n), t = held.wy.subarray(NB * n, NB * n + NB * NB), yv = held.wy.subarray(NB * n + NB * NB, 2 * NB * n + NB * NB);
+  const reduceKernel = reduceFor({ n });
   const slot = (q: 0 | 1): Work => {
     const base = q * slotBytes, at = base + zBytes + csBytes;
     const part = (k: number): Float64Array => held.small.subarray((3 * q + k) * n, (3 * q + k + 1) * n);
@@ -102,10 +105,10 @@ function workFor(n: number, vectors: boolean): readonly [Work, Work] {
     const work: Work = {
       n, a: held.a.subarray(q * n * n, (q + 1) * n * n), v: held.v.subarray(q * n * n, (q + 1) * n * n), tau: part(0), d: part(1), e: part(2),
       order: held.ints.subarray(q * n, (q + 1) * n), z: vectors ? region(base, n * zLd(n)) : null, cs: vectors ? region(base + zBytes, 2 * n) : new Float64Array(0), rotate, scale: 1,
-      y, t, yv, loaded: region(at, n * n),
+      y, t, yv, products: vectors && n >= BLOCKED_FROM ? blockProducts(n, y, yv, held.v.subarray(q * n * n, (q + 1) * n * n)) : [], loaded: region(at, n * n),
       reduce: () => {
         const tauAt = at + aBytes, dAt = tauAt + 16 * n, eAt = dAt + 8 * n;
-        if (reduceFor({ n })(at, tauAt, dAt, eAt, tauAt + 8 * n) !== 1) return false;
+        if (reduceKernel(at, tauAt, dAt, eAt, tauAt + 8 * n) !== 1) return false;
         // out of the wasm memory: V = Q Z's gemm stages its operands there
         work.d.set(region(dAt, n));
         work.e.set(region(eAt, n));
@@ -269,9 +272,9 @@ const BLOCKED_FROM = 32;
  * these sizes), T and its product in JavaScript.
  */
 function backBlocked(work: Work): void {
-  const { n, a, tau, v, y, t, yv } = work;
-  for (let i0 = Math.floor((n - 2) / NB) * NB; i0 >= 0; i0 -= NB) {
-    const k = Math.min(NB, n - 1 - i0), r0 = i0 + 1, m = n - r0;
+  const { n, a, tau, y, t, yv } = work;
+  for (const { i0, k, m, project, update } of work.products) {
+    const r0 = i0 + 1;
     // Y: m x k (ld m), column q reflector i0 + q: zero above row q, 1 at q, a's column below
     for (let q = 0; q < k; q++) {
       const col = q * m, src = (i0 + q) * n + r0;
@@ -295,8 +298,7 @@ function backBlocked(work: Work): void {
       t[q * NB + q] = tq;
     }
     // W = Y^T V(r0:n, :) (k x n, ld NB); W := T W; V(r0:n, :) -= Y W
-    fastGemm({ transA: 'T', transB: 'N', alpha: 1, beta: 0,
-      a: strided(y, { rows: m, cols: k, count: 1 }), b: strided(v, { rows: m, cols: n, ld: n, offset: r0, count: 1 }), c: strided(yv, { rows: k, cols: n, ld: NB, count: 1 }) });
+    fastGemm(project);
     for (let j = 0; j < n; j++) {
       const c = j * NB;
       for (let p = 0; p < k; p++) {
@@ -305,7 +307,20 @@ function backBlocked(work: Work): void {
         yv[c + p] = s;
       }
     }
-    fastGemm({ transA: 'N', transB: 'N', alpha: -1, beta: 1,
-      a: strided(y, { rows: m, cols: k, count: 1 }), b: strided(yv, { rows: k, cols: n, ld: NB, count: 1 }), c: strided(v, { rows: m, cols: n, ld: n, offset: r0, count: 1 }) });
+    fastGemm(update);
   }
+}
+
+/** One block of backBlocked: reflectors i0 ... i0 + k - 1 on V's rows i0 + 1 ... (m of them), its two gemm requests. */
+interface BlockProducts { readonly i0: number; readonly k: number; readonly m: number; readonly project: GemmRequest<FloatArray>; readonly update: GemmRequest<FloatArray> }
+
+/** backBlocked's blocks from the last, their products' batches over y, yv and v made once. */
+function blockProducts(n: number, y: Float64Array, yv: Float64Array, v: Float64Array): BlockProducts[] {
+  const blocks: BlockProducts[] = [];
+  for (let i0 = Math.floor((n - 2) / NB) * NB; i0 >= 0; i0 -= NB) {
+    const k = Math.min(NB, n - 1 - i0), m = n - 1 - i0;
+    const Y = strided(y, { rows: m, cols: k, count: 1 }), V = strided(v, { rows: m, cols: n, ld: n, offset: i0 + 1, count: 1 }), YV = strided(yv, { rows: k, cols: n, ld: NB, count: 1 });
+    blocks.push({ i0, k, m, project: { transA: 'T', transB: 'N', alpha: 1, beta: 0, a: Y, b: V, c: YV }, update: { transA: 'N', transB: 'N', alpha: -1, beta: 1, a: Y, b: YV, c: V } });
+  }
+  return blocks;
 }
