@@ -34,13 +34,13 @@ import { startValues, valuesState } from '../kernels/tridiagonal-values.js';
 import { generateSyevWasm, type SyevWasmParams } from '../kernels/syev-wasm.js';
 import { zLd } from '../kernels/zheev-wasm.js';
 import { heap, loadModule } from '../wasm/runtime.js';
-import { planSyev, type SyevForce } from '../plan/eigen.js';
+import { planSyev, type EigenForce } from '../plan/eigen.js';
 import type { OpOptions } from '../tuning.js';
 import { fastGemm } from './gemm.js';
 import { runSquareWithHandBack, stridedView } from './run-batch.js';
 import { HAND_BACK, iterate, scaleFor } from './tridiagonal-driver.js';
 
-export type SyevOptions = OpOptions<SyevForce>;
+export type SyevOptions = OpOptions<EigenForce>;
 type SyevReq = SyevRequest<FloatArray, Int32Array>;
 type Rotate = (z: number, cs: number, l: number, m: number) => void;
 const rotateFor = moduleFactory<SyevWasmParams, Rotate>(generateSyevWasm, 'rotate', loadModule);

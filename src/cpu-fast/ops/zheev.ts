@@ -35,12 +35,12 @@ import { qlState, sortAscending, start, type QlState } from '../kernels/tridiago
 import { startValues, valuesState, type ValuesState } from '../kernels/tridiagonal-values.js';
 import { generateZheevWasm, zLd, type ZheevWasmParams } from '../kernels/zheev-wasm.js';
 import { heap, loadModule } from '../wasm/runtime.js';
-import { planComplexHeev, type ComplexHeevForce } from '../plan/complex.js';
+import { planComplexHeev, type EigenForce } from '../plan/eigen.js';
 import type { OpOptions } from '../tuning.js';
 import { runSquareWithHandBack, stridedView } from './run-batch.js';
 import { HAND_BACK, iterate, scaleFor } from './tridiagonal-driver.js';
 
-export type ComplexHeevOptions = OpOptions<ComplexHeevForce>;
+export type ComplexHeevOptions = OpOptions<EigenForce>;
 type HeevReq = HeevRequest<FloatArray, Int32Array>;
 type Rotate = (z: number, cs: number, l: number, m: number) => void;
 type Back = (a: number, tau: number, v: number) => void;

@@ -108,15 +108,3 @@ export function planComplexPairs(p: ComplexQrProblem, tuning: CpuTuning, force: 
   const size = Math.max(p.m, p.n);
   return size >= range.min && size <= range.max ? 'wasm' : 'reference';
 }
-
-/** heev's variants: tridiagonal is ops/zheev.ts's zhetrd + QL path. */
-export type ComplexHeevVariant = 'reference' | 'tridiagonal';
-export interface ComplexHeevForce { readonly variant?: ComplexHeevVariant }
-
-/** heev: the tridiagonal path while n is within `complexHeevTridiagonal`'s range for the job, else the reference (n = 0: the reference). */
-export function planComplexHeev(p: { readonly n: number; readonly jobz: 'vectors' | 'values' }, tuning: CpuTuning, force: ComplexHeevForce = {}): ComplexHeevVariant {
-  if (p.n === 0) return 'reference';
-  if (force.variant) return force.variant;
-  const range = tuning.complexHeevTridiagonal[p.jobz];
-  return p.n >= range.min && p.n <= range.max ? 'tridiagonal' : 'reference';
-}

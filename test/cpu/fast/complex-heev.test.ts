@@ -15,7 +15,7 @@ import type { ComplexDType, FloatArray } from '../../../src/core/dtype.js';
 import type { Uplo } from '../../../src/core/enums.js';
 import type { Batch } from '../../../src/core/batch.js';
 import { fastHeevComplex, type ComplexHeevOptions } from '../../../src/cpu-fast/ops/zheev.js';
-import { planComplexHeev } from '../../../src/cpu-fast/plan/complex.js';
+import { planComplexHeev } from '../../../src/cpu-fast/plan/eigen.js';
 import { DEFAULT_CPU_TUNING as T } from '../../../src/cpu-fast/tuning.js';
 import { qlState, sortAscending, start, tridiagonalQl } from '../../../src/cpu-fast/kernels/tridiagonal-ql.js';
 import { generateZheevWasm } from '../../../src/cpu-fast/kernels/zheev-wasm.js';
