@@ -60,6 +60,9 @@ const OWN_PROCESS: readonly [RegExp, string][] = [
   [/process\.(?:on|once|addListener|prependListener|chdir|exit|exitCode|umask|setUncaughtExceptionCaptureCallback)\b/, 'changes the process'],
   [/globalThis(?:\.[\w$]+|\[[^\]]*\])\s*=(?!=)|console\.\w+\s*=(?!=)/, 'replaces globals'],
   [/\bsetCpuThreads\s*\(|\bTHREADING\.\w+\s*=(?!=)|\bsetMeasuredBandwidth\s*\(/, 'changes the CPU thread settings'],
+  // Node 20's relaxed-SIMD flag set at run time reaches the workers started after it but not a thread
+  // that had probed the engine before: the pool's kernels would then differ from the caller's.
+  [/\bsetFlagsFromString\s*\(/, 'changes V8 flags'],
 ];
 
 export function ownProcessReason(text: string): string | undefined {

@@ -24,6 +24,7 @@ test('a file names its process with a run-tests: process comment; the environmen
   assert.equal(namedProcess(TEXTS['a/env.test.js']!), undefined);
   assert.equal(ownProcessReason(TEXTS['a/env.test.js']!), 'sets environment variables');
   assert.equal(ownProcessReason(TEXTS['a/plain-1.test.js']!), undefined);
+  assert.equal(ownProcessReason("import { setFlagsFromString } from 'node:v8';\nsetFlagsFromString('--experimental-wasm-relaxed-simd');"), 'changes V8 flags');
 });
 
 test('long files first and alone, then shared groups of one folder, then each named process with its files, then the files alone', () => {
