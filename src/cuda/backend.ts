@@ -4,8 +4,9 @@
  * - host arrays are uploaded (once per distinct array), the GPU kernel runs, and the outputs are
  *   downloaded back into the caller's arrays before the call returns;
  * - device arrays are used in place and the call only enqueues work (the fast path).
- * Each call takes the route router.ts chooses for it; where that is the CPU reference (an operation
- * or a size no GPU design takes yet) it runs there with copies, and `lastRoute` says so.
+ * Each call takes the route router.ts chooses for it; where that is the CPU (an operation or a size
+ * no GPU design takes yet) it runs on the fast CPU backend, over the worker pool, with copies, and
+ * `lastRoute` says so.
  */
 import { batchCount, isBatch, storagesOf, type Batch } from '../core/batch.js';
 import type { DeviceVariableBatch, DeviceVariableOp, DeviceVariableRequest } from '../core/device-batch.js';
@@ -15,8 +16,7 @@ import { MyriadError } from '../core/errors.js';
 import { DispatchingBackend, type OpName } from '../core/ops.js';
 import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
 import type { DeviceBackend, ModuleStats, RouteTaken, TallSkinnyQrResult, WarmKernels } from '../core/device-backend.js';
-import { cpuBackend } from '../cpu/backend.js';
-import { complexReferenceOf } from '../cpu/complex/backend.js';
+import { fastCpuBackend, hostComplexOp } from '../cpu-fast/backend.js';
 import { OP_SPECS, OUTPUTS, isComplexRequest } from '../core/op-specs.js';
 import { DEVICE_VARIABLE_ROUTES, capturableOp, choose, chooseArray, chooseComplex, ownRoute, routeTaken, runCandidate, type Candidate, type RouteForce } from './router.js';
 import { qrTallSkinnyOn } from './host/qr-tall-skinny.js';
@@ -130,7 +130,7 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
   private lastSeen: { readonly op: OpName; readonly keys: string[]; readonly values: unknown[] } | undefined;
   /** Candidates pinned by name per operation (tests, benchmarks): see router.ts. */
   force: RouteForce = {};
-  /** The route of the last call that had matrices: its operation and candidate ('cpu': the CPU reference, with copies). */
+  /** The route of the last call that had matrices: its operation and candidate ('cpu': the fast CPU backend, with copies). */
   lastRoute: RouteTaken | undefined;
   /** Inside captureScope(): only routes a graph can record. */
   private recording = false;
@@ -168,7 +168,7 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
     const candidate = choose(op, request, this.device, this.force[op], this.recording);
     this.lastRoute = routeTaken(op, candidate);
     if (candidate.run === undefined) {
-      // Planning (warm, prefetch): the CPU reference compiles nothing, so there is nothing to plan.
+      // Planning (warm, prefetch): the CPU route compiles nothing, so there is nothing to plan.
       if (this.device instanceof PlanningDevice) return;
       return this.runOnCpu(op, request);
     }
@@ -197,16 +197,17 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
   /**
    * A complex request: its complex candidate (router.ts COMPLEX_ROUTES) on the device, host data
    * staged as a real call's (seen as real batches of twice the rows: host/complex-view.ts); where
-   * the candidate is the CPU reference, that on host copies (whole arrays, so the interleaved pairs
-   * travel as they are), outputs uploaded back, the route 'cpu'.
+   * the candidate is the CPU, the fast CPU backend's complex kernel (the complex reference where it
+   * has none) on host copies (whole arrays, so the interleaved pairs travel as they are), outputs
+   * uploaded back, the route 'cpu'.
    */
   private runComplex(op: OpName, request: Request, onHost: boolean): void {
     const { candidate, taken } = chooseComplex(op, request, this.device, this.force[op], this.recording);
     this.lastRoute = taken;
     if (candidate.run === undefined) {
-      if (this.recording) throw new MyriadError('UNSUPPORTED', `complex ${op} runs on the CPU reference and cannot be captured in a graph`, OP_SPECS[op].main);
+      if (this.recording) throw new MyriadError('UNSUPPORTED', `complex ${op} runs on the CPU and cannot be captured in a graph`, OP_SPECS[op].main);
       if (this.device instanceof PlanningDevice) return;
-      return this.runOnCpu(op, request, complexReferenceOf(op));
+      return this.runOnCpu(op, request, hostComplexOp(fastCpuBackend.name, op) as (r: Request) => void);
     }
     const run = candidate.run as unknown as (dev: GpuDevice, r: Request) => void;
     if (!onHost) return run(this.device, request);
@@ -355,8 +356,11 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
     return this.deferral.run(fn);
   }
 
-  /** The CPU reference on host copies of device data; outputs are uploaded back in place. */
-  private runOnCpu(op: OpName, request: Request, reference = cpuBackend[op] as unknown as (r: Request) => void): void {
+  /**
+   * The fast CPU backend (its kernels where it has them, else the reference's; over the worker
+   * pool) on host copies of device data; outputs are uploaded back in place.
+   */
+  private runOnCpu(op: OpName, request: Request, onHost = fastCpuBackend[op] as unknown as (r: Request) => void): void {
     const copies = new Map<DeviceArray, FloatArray | Int32Array>();
     const toHost: Mapper = (s) => {
       if (!isDeviceStorage(s)) return s;
@@ -366,7 +370,7 @@ export class CudaBackend extends DispatchingBackend<Storage, IntStorage> impleme
       return h;
     };
     const hostRequest = mapRequest(request, toHost);
-    reference(hostRequest);
+    onHost(hostRequest);
     for (const s of storagesIn(request, OUTPUTS[op])) {
       if (isDeviceStorage(s)) this.device.upload(copies.get(s as DeviceArray)! as HostArray, s as DeviceArray);
     }
