@@ -113,20 +113,32 @@ test('trsm: a class launch per class whose recursion is one leaf; the recursions
 
 test('posv and gesv: the drivers are their parts\' drivers; their class launches the parts\' and the whole-batch copies and interchanges', () => {
   const dtype = 'float64';
-  const part = (op: VbatchedOp, patch: Record<string, unknown> = {}): LaunchCounter =>
-    counted((d) => runRouted(op, d, { ...requestOn(d, op, dtype, CLASSED), ...patch }, 'vbatched'));
+  const part = (op: VbatchedOp, patch: Record<string, unknown> = {}, sizes = CLASSED): LaunchCounter =>
+    counted((d) => runRouted(op, d, { ...requestOn(d, op, dtype, sizes), ...patch }, 'vbatched'));
+  // posv: one fused launch per class up to 32; the larger members on potrf's and trsm's classes.
+  const larger = CLASSED.filter((n) => n > 32);
+  const fusedClasses = new Set(CLASSED.filter((n) => n <= 32).map((n) => Math.max(8, Math.ceil(n / 8) * 8))).size;
+  assert.equal(fusedClasses, 4);
   const posv = part('posv');
-  const potrf = part('potrf');
-  const lower = part('trsm'), lowerT = part('trsm', { transA: 'T' });
+  const potrf = part('potrf', {}, larger);
+  const lower = part('trsm', {}, larger), lowerT = part('trsm', { transA: 'T' }, larger);
   assert.equal(posv.driverLaunches, potrf.driverLaunches + lower.driverLaunches + lowerT.driverLaunches);
-  // B kept aside and copied back: two whole-batch launches.
-  assert.equal(posv.classLaunches, potrf.classLaunches + lower.classLaunches + lowerT.classLaunches + 2);
+  // The larger members' B kept aside and copied back: two whole-batch launches.
+  assert.equal(posv.classLaunches, fusedClasses + potrf.classLaunches + lower.classLaunches + lowerT.classLaunches + 2);
   const gesv = part('gesv');
   const getrf = part('getrf');
   const unitL = part('trsm', { diag: 'unit' }), upper = part('trsm', { uplo: 'upper' });
   assert.equal(gesv.driverLaunches, getrf.driverLaunches + unitL.driverLaunches + upper.driverLaunches);
   // The copies and one interchange launch (every member within 512).
   assert.equal(gesv.classLaunches, getrf.classLaunches + unitL.classLaunches + upper.classLaunches + 3);
+});
+
+test('posv on the bench\'s workload b (20,000 members, orders log-uniform in 1-512): at most 16 launches outside the blocked drivers', () => {
+  for (const dtype of ['float64', 'float32'] as DType[]) {
+    const dev = counted((d) => runRouted('posv', d, requestOn(d, 'posv', dtype, logUniformSizes(20_000, 512)), 'vbatched'));
+    // The fused classes 8-32, potrf's classes 48-512, the copies aside and back.
+    assert.equal(dev.classLaunches, 4 + 5 + 2, dtype);
+  }
 });
 
 test('the device form: getrf\'s blocked regions and trsm\'s recursions of several steps are drivers; gemm and potrf launch no driver', () => {

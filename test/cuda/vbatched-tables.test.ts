@@ -5,8 +5,8 @@
  * sort, a key string per member, a BigInt per address). A mixed batch: members in three arrays,
  * ragged ld and gaps, sizes 0 to 600 (beyond 512: the per-size path), rectangular gemm members,
  * strided and list operands beside variable ones, alpha = 0, both transposes, upper and lower;
- * getrf's rectangular members, trsm's both sides (members without vectors left out), and posv's two
- * solves sharing one set of tables.
+ * getrf's rectangular members, trsm's both sides (members without vectors left out), posv's fused
+ * classes (orders up to 32) and its two solves of the larger members sharing one set of tables.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,6 +19,7 @@ import { raggedMembers } from '../helpers/vbatched-cases.js';
 import { gemmMemberSize } from '../../src/cuda/kernels/gemm/index.js';
 import { GETRF_VBATCH_INTS, getrfClassParams, getrfMemberSize } from '../../src/cuda/kernels/getrf/index.js';
 import { TRSM_VBATCH_INTS, TRSM_VBATCH_POINTERS } from '../../src/cuda/kernels/trsm/index.js';
+import { POSV_VBATCH_INTS, POSV_VBATCH_POINTERS } from '../../src/cuda/kernels/solve/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import { runRouted } from '../../src/cuda/router.js';
 import { PlanningDevice } from '../../src/cuda/runtime/planning-device.js';
@@ -177,22 +178,37 @@ for (const dtype of ['float64', 'float32'] as DType[]) {
       const a = members(arrays, n, (i) => [t[i]!, t[i]!], r);
       const b = members(arrays, n, (i) => (side === 'left' ? [t[i]!, nvec[i]!] : [nvec[i]!, t[i]!]), r);
       runRouted('trsm', dev, { side, uplo: 'lower', transA: 'N', diag: 'nonunit', alpha: 0.5, a, b }, 'vbatched');
-      const order = referenceOrder(t.map((x, i) => (x === 0 || nvec[i] === 0 ? undefined : x)));
-      const pointers = new BigInt64Array(order.length * TRSM_VBATCH_POINTERS);
-      const ints = new Int32Array(order.length * TRSM_VBATCH_INTS);
-      order.forEach((i, q) => {
-        pointers.set([address(a.matrices[i]!, bytesOf(dtype)), address(b.matrices[i]!, bytesOf(dtype))], TRSM_VBATCH_POINTERS * q);
-        ints.set([t[i]!, nvec[i]!, a.matrices[i]!.ld, b.matrices[i]!.ld], TRSM_VBATCH_INTS * q);
-      });
-      assert.deepEqual(dev.uploads[0], pointers, `${side}: pointer table`);
-      assert.deepEqual(dev.uploads[1], ints, `${side}: int table`);
+      const trsmTables = (taken: (i: number) => boolean): { pointers: BigInt64Array; ints: Int32Array } => {
+        const order = referenceOrder(t.map((x, i) => (x === 0 || nvec[i] === 0 || !taken(i) ? undefined : x)));
+        const pointers = new BigInt64Array(order.length * TRSM_VBATCH_POINTERS);
+        const ints = new Int32Array(order.length * TRSM_VBATCH_INTS);
+        order.forEach((i, q) => {
+          pointers.set([address(a.matrices[i]!, bytesOf(dtype)), address(b.matrices[i]!, bytesOf(dtype))], TRSM_VBATCH_POINTERS * q);
+          ints.set([t[i]!, nvec[i]!, a.matrices[i]!.ld, b.matrices[i]!.ld], TRSM_VBATCH_INTS * q);
+        });
+        return { pointers, ints };
+      };
+      const all = trsmTables(() => true);
+      assert.deepEqual(dev.uploads[0], all.pointers, `${side}: pointer table`);
+      assert.deepEqual(dev.uploads[1], all.ints, `${side}: int table`);
       if (side === 'right') continue;
-      // posv: the members classed and tabled once, uploaded for each of the two solves.
+      // posv: the members of order up to 32 on the fused class kernels, first, with their own tables
+      // (A, B; n, ldA, nrhs, ldB, batch index); the others classed and tabled once, uploaded for each of the two solves.
       dev.uploads.length = 0;
       runRouted('posv', dev, { uplo: 'upper', a, b, info: dev.alloc('int32', n) }, 'vbatched');
+      const fused = referenceOrder(t.map((x) => (x <= 32 ? x : undefined)));
+      const fusedPointers = new BigInt64Array(fused.length * POSV_VBATCH_POINTERS);
+      const fusedInts = new Int32Array(fused.length * POSV_VBATCH_INTS);
+      fused.forEach((i, q) => {
+        fusedPointers.set([address(a.matrices[i]!, bytesOf(dtype)), address(b.matrices[i]!, bytesOf(dtype))], POSV_VBATCH_POINTERS * q);
+        fusedInts.set([t[i]!, a.matrices[i]!.ld, nvec[i]!, b.matrices[i]!.ld, i], POSV_VBATCH_INTS * q);
+      });
+      assert.deepEqual(dev.uploads[0], fusedPointers, 'posv: the fused classes\' pointer table');
+      assert.deepEqual(dev.uploads[1], fusedInts, 'posv: the fused classes\' int table');
+      const rest = trsmTables((i) => t[i]! > 32);
       const same = (x: HostArray, y: HostArray): boolean => x.length === y.length && x.constructor === y.constructor && x.every((v, j) => v === y[j]);
-      assert.equal(dev.uploads.filter((u) => same(u, ints)).length, 2, 'the int table once per solve');
-      assert.equal(dev.uploads.filter((u) => same(u, pointers)).length, 2, 'the pointer table once per solve');
+      assert.equal(dev.uploads.filter((u) => same(u, rest.ints)).length, 2, 'the int table once per solve');
+      assert.equal(dev.uploads.filter((u) => same(u, rest.pointers)).length, 2, 'the pointer table once per solve');
     }
   });
 }

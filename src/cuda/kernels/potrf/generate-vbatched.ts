@@ -22,11 +22,15 @@ import type { PotrfSmallParams } from './params.js';
 /** Entries per member in the int table (n, ld, batch index); one pointer each. */
 export const POTRF_VBATCH_INTS = 3;
 
-/** Rows of the member (identity rows below nm) into rA. */
-function loadMemberRows(upper: boolean): string {
-  const identity = `  real rA[N];
+/**
+ * Rows of a class member of order nm (in scope, with `valid`, `a` and `ldm`) into rA, of `regs`
+ * registers (N, or more for the fused posv's right-hand sides, left 0): the member's triangle, and
+ * identity rows and columns from nm on (diag(A, I)).
+ */
+export function loadMemberRows(upper: boolean, regs = 'N'): string {
+  const identity = `  real rA[${regs}];
 #pragma unroll
-  for (int j = 0; j < N; ++j) rA[j] = (j == r) ? real(1) : real(0);`;
+  for (int j = 0; j < ${regs}; ++j) rA[j] = (j == r) ? real(1) : real(0);`;
   if (!upper) {
     return `${identity}
   if (valid && r < nm) {

@@ -10,7 +10,7 @@ export { potrfPanelSource } from './generate-panel.js';
 export { planPotrf, selectPotrf, potrfBlocked, potrfBlockedSteps, potrfRecursionSteps, potrfRecursive, RECURSIVE_LEAF, type PotrfProblem, type PotrfRecursionStep } from './plan.js';
 export { infoCombineSource } from '../common/info-combine.js';
 export { potrfCuda, potrfGroup, potrfLargePath, type PotrfOptions } from './launch.js';
-export { potrfSmallVbatchedSource, POTRF_VBATCH_INTS } from './generate-vbatched.js';
+export { loadMemberRows, potrfSmallVbatchedSource, POTRF_VBATCH_INTS } from './generate-vbatched.js';
 export { potrfRegisterVbatchedSource } from './generate-register.js';
 export { potrfPanelVbatchedSource } from './generate-panel.js';
 export { planVbatchedPotrf, potrfClassParams, type VbatchedPotrfPlan, type VbatchedPotrfLaunch, type VbatchedPotrfProblem } from './plan-vbatched.js';

@@ -32,9 +32,9 @@ const RHS_MAX = 4;
 /** Right-hand sides per pass for `nrhs` columns (>= 1). */
 export const rhsPerPass = (nrhs: number): number => Math.max(1, Math.min(RHS_MAX, nrhs));
 
-const rbOf = (p: { rhs?: number }): number => rhsPerPass(p.rhs ?? 1);
+export const rbOf = (p: { rhs?: number }): number => rhsPerPass(p.rhs ?? 1);
 
-export function posvLayout(p: PosvSmallParams): SmallLayout {
+export function posvLayout(p: Pick<PosvSmallParams, 'dtype' | 'n' | 'warps' | 'uplo' | 'rhs'>): SmallLayout {
   return { dtype: p.dtype, n: p.n, warps: p.warps, tile: p.uplo === 'upper', lanes: p.n, history: historyStride(p.dtype, p.n, rbOf(p)) };
 }
 
@@ -50,7 +50,7 @@ const FULL = '0xffffffffu';
  * expression in k), `lane` the lane holding row k, `scale` the factor that turns row k's value into
  * x(k) (empty: unit diagonal). Thread r's result goes to out[RB].
  */
-function sweep(down: boolean, elem: string, lane: string, scale: string, x: string, out: string, rowIs: string): string {
+export function sweep(down: boolean, elem: string, lane: string, scale: string, x: string, out: string, rowIs: string): string {
   const loop = down ? 'for (int k = 0; k < SN; ++k)' : 'for (int k = SN - 1; k >= 0; --k)';
   return `#pragma unroll
     ${loop} {

@@ -1,13 +1,15 @@
 /**
  * potrs and posv on variable-size batches, composed of the class kernels of the families they
  * run on, through those families' faces: potrs as the two triangular solves of trsm's variable-
- * size launcher (trsmVbatchedCuda: one set of class launches each); posv as potrf's
- * (potrfVbatchedCuda) and then those solves, with every member's B kept aside in the workspace and
- * the failed members' B copied back (generate-copy-vbatched.ts), so that B is unchanged where
- * info > 0, as LAPACK's posv and the per-size path leave it (`keepingFailed`, which gesv's class
- * path shares: launch-vbatched-lu.ts). Members beyond the classes take each family's per-size path
- * inside those launchers. Each batch's members are read once a call (memberFields), and the two
- * solves share one classing of B's members and its host tables (trsmVbatchedMembers).
+ * size launcher (trsmVbatchedCuda: one set of class launches each); posv's members of order up to
+ * 32 on its own fused class kernels (generate-vsmall.ts: one launch a class, B unchanged where the
+ * factorisation fails), the larger ones on potrf's (potrfVbatchedCuda) and then those solves, with
+ * their B kept aside in the workspace and the failed members' B copied back
+ * (generate-copy-vbatched.ts), so that B is unchanged where info > 0, as LAPACK's posv and the
+ * per-size path leave it (`keepingFailed`, which gesv's class path shares: launch-vbatched-lu.ts).
+ * Members beyond the classes take each family's per-size path inside those launchers. Each batch's
+ * members are read once a call (memberFields), and the two solves share one classing of B's members
+ * and its host tables (trsmVbatchedMembers).
  */
 import { batchCount, type Batch } from '../../../core/batch.js';
 import type { DType } from '../../../core/dtype.js';
@@ -16,15 +18,20 @@ import type { Op, PosvRequest, PotrsRequest } from '../../../core/ops.js';
 import { arg, type DeviceArray, type GpuDevice, type LaunchConfig } from '../../runtime/types.js';
 import { Workspace } from '../../runtime/workspace.js';
 import { zeroInfo } from '../common/info-zero.js';
-import { cachedKernel } from '../common/kernel-cache.js';
+import { cachedKernel, kernelFor } from '../common/kernel-cache.js';
 import { deviceDtype } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
 import { HostScratch, type HostFrame } from '../common/host-scratch.js';
 import { addressWords, arrayFields, fieldValues, int32s, memberFields, putAddress, severalShapesIn, type MemberFields } from '../common/members.js';
 import { classPathPaysIn, releaseMemberTables, uploadBuiltTables, VBATCH_MAX, type MemberTables } from '../common/vbatch.js';
+import { smallGrid } from '../common/warp-slots.js';
 import { potrfVbatchedFields } from '../potrf/index.js';
 import { trsmVbatchedMembers, trsmVbatchedSolve } from '../trsm/index.js';
 import { COPY_VBATCH_INTS, COPY_VBATCH_POINTERS, COPY_VBATCH_THREADS, copyVbatchedSource } from './generate-copy-vbatched.js';
+import { posvLayout } from './generate-small.js';
+import { POSV_VBATCH_INTS, POSV_VBATCH_POINTERS, posvSmallVbatchedSource } from './generate-vsmall.js';
+import type { PosvVbatchedParams } from './params.js';
+import { planVbatchedPosvSmall, type VbatchedPosvSmallPlan } from './plan-vbatched.js';
 
 /** Most blocks of the copy's launch (each walks further members in steps of the grid). */
 const COPY_GRID_MAX = 65535;
@@ -57,18 +64,85 @@ export function potrsVbatchedCuda(dev: GpuDevice, r: PotrsRequest<DeviceArray, D
   }
 }
 
-/** Cholesky factorisation and solve by size class; B is left unchanged where info > 0 (LAPACK's posv). */
+/**
+ * Cholesky factorisation and solve by size class; B is left unchanged where info > 0 (LAPACK's
+ * posv). Members of order up to 32 on the fused class kernels; the others factored by potrf's class
+ * path and solved by trsm's, their B kept aside.
+ */
 export function posvVbatchedCuda(dev: GpuDevice, r: PosvRequest<DeviceArray, DeviceArray>): void {
   const count = batchCount(r.b);
   if (count === 0) return;
   // A's and B's members read once, for the factorisation, the copies and both solves.
   const frame = HostScratch.of(dev).frame();
   try {
+    const dtype = deviceDtype(r.b);
     const fa = memberFields(r.a, frame), fb = memberFields(r.b, frame);
-    potrfVbatchedFields(dev, { uplo: r.uplo, a: r.a, info: r.info }, fa);
-    keepingFailed(dev, deviceDtype(r.b), fb, keptMembers(fb, frame), r.info, () => choleskySolves(dev, r.uplo, r.a, r.b, fa, fb, frame));
+    const small = planVbatchedPosvSmall({ dtype, uplo: r.uplo, orders: fa.rows, nrhs: fb.cols }, frame);
+    if (small.launches.length > 0) launchPosvSmall(dev, dtype, small, fa, fb, r.info);
+    // The rest: A's members of the fused classes have no order for potrf's plan, B's no rows for the solves and copies.
+    const restA = without(fa, small.place, NO_ORDER, frame), restB = without(fb, small.place, 0, frame);
+    potrfVbatchedFields(dev, { uplo: r.uplo, a: r.a, info: r.info }, restA);
+    keepingFailed(dev, dtype, restB, keptMembers(restB, frame), r.info, () => choleskySolves(dev, r.uplo, r.a, r.b, restA, restB, frame));
   } finally {
     frame.end();
+  }
+}
+
+/** An order potrf's plan leaves out (common/vbatch.ts NO_WORK). */
+const NO_ORDER = -1;
+
+/** `f` with the rows of the members placed in `place` (>= 0) set to `rows`: a copy of the rows alone, from `frame`. */
+function without(f: MemberFields, place: Int32Array, rows: number, frame: HostFrame): MemberFields {
+  const masked = frame.int32(f.count);
+  maskRows(f.rows, place, rows, masked);
+  return { ...f, rows: masked };
+}
+
+/** without's loop, alone in its function (no code after the loop that never ran). */
+function maskRows(rows: Int32Array, place: Int32Array, value: number, out: Int32Array): void {
+  for (let i = 0; i < rows.length; i++) out[i] = place[i]! >= 0 ? value : rows[i]!;
+}
+
+/** The launch of posv's class kernel over `n` members (several a warp where the class is narrow). */
+export function vbatchedPosvSmallLaunch(p: PosvVbatchedParams, n: number): LaunchConfig {
+  return { grid: [smallGrid(posvLayout(p), n), 1, 1], block: [p.warps * 32, 1, 1] };
+}
+
+/** The fused class kernels of `plan`, their tables (A, B; n, ldA, nrhs, ldB, batch index) uploaded once. */
+function launchPosvSmall(dev: GpuDevice, dtype: DType, plan: VbatchedPosvSmallPlan, fa: MemberFields, fb: MemberFields, info: DeviceArray): void {
+  const bytes = elementBytes(dtype);
+  const tables = uploadBuiltTables(dev, POSV_VBATCH_POINTERS, POSV_VBATCH_INTS, (frame) => posvSmallTables(plan, fa, fb, bytes, frame));
+  try {
+    let first = 0;
+    for (const l of plan.launches) {
+      const at = tables.at(first);
+      first += l.members.length;
+      const kernel = kernelFor(dev, 'posv-vsmall', l.params, () => posvSmallVbatchedSource(l.params));
+      kernel.launch(vbatchedPosvSmallLaunch(l.params, l.members.length), [arg.ptr(at.pointers), arg.ptr(at.ints), arg.ptr(info), arg.i32(l.members.length), arg.i32(l.nrhsMax)]);
+    }
+  } finally {
+    releaseMemberTables(dev, tables);
+  }
+}
+
+/** The fused kernels' two tables, in launch order, written in batch order (each member's row at its place). */
+export function posvSmallTables(plan: Pick<VbatchedPosvSmallPlan, 'order' | 'place'>, fa: MemberFields, fb: MemberFields, bytes: number, frame?: HostFrame): { pointers: BigInt64Array; ints: Int32Array } {
+  const n = plan.order.length;
+  const pointers = frame === undefined ? new BigInt64Array(n * POSV_VBATCH_POINTERS) : frame.bigint64(n * POSV_VBATCH_POINTERS);
+  const ints = int32s(n * POSV_VBATCH_INTS, frame);
+  fillPosvSmallTables(plan.place, pointers, addressWords(pointers), ints, fa, fb, bytes);
+  return { pointers, ints };
+}
+
+/** posvSmallTables' loop, alone in its function. */
+function fillPosvSmallTables(place: Int32Array, pointers: BigInt64Array, words: Uint32Array, ints: Int32Array, fa: MemberFields, fb: MemberFields, bytes: number): void {
+  for (let i = 0; i < place.length; i++) {
+    const q = place[i]!;
+    if (q < 0) continue;
+    putAddress(pointers, words, q * POSV_VBATCH_POINTERS, fa, i, bytes);
+    putAddress(pointers, words, q * POSV_VBATCH_POINTERS + 1, fb, i, bytes);
+    const o = q * POSV_VBATCH_INTS;
+    ints[o] = fa.rows[i]!; ints[o + 1] = fa.ld[i]!; ints[o + 2] = fb.cols[i]!; ints[o + 3] = fb.ld[i]!; ints[o + 4] = i;
   }
 }
 

@@ -33,6 +33,20 @@ export interface PosvSmallParams extends FusedSolveParams {
   readonly uplo: Uplo;
 }
 
+/**
+ * posv's class kernel of a variable-size batch (classes up to 32, generate-vsmall.ts): `n` is the
+ * class bound, `rhs` the right-hand sides per pass for the class's widest B, `more` whether a member
+ * has more than that.
+ */
+export interface PosvVbatchedParams {
+  readonly dtype: DType;
+  readonly n: number;
+  readonly uplo: Uplo;
+  readonly warps: number;
+  readonly rhs: number;
+  readonly more: boolean;
+}
+
 /** potrs / getrs for n <= 32: the factor read once into registers, both sweeps by shuffles. */
 export interface SmallSolveParams {
   readonly dtype: DType;
