@@ -125,19 +125,25 @@ test('posv and gesv: the drivers are their parts\' drivers; their class launches
   assert.equal(posv.driverLaunches, potrf.driverLaunches + lower.driverLaunches + lowerT.driverLaunches);
   // The larger members' B kept aside and copied back: two whole-batch launches.
   assert.equal(posv.classLaunches, fusedClasses + potrf.classLaunches + lower.classLaunches + lowerT.classLaunches + 2);
+  // gesv likewise: the fused classes, then getrf's and trsm's over the larger members.
   const gesv = part('gesv');
-  const getrf = part('getrf');
-  const unitL = part('trsm', { diag: 'unit' }), upper = part('trsm', { uplo: 'upper' });
+  const getrf = part('getrf', {}, larger);
+  const unitL = part('trsm', { diag: 'unit' }, larger), upper = part('trsm', { uplo: 'upper' }, larger);
   assert.equal(gesv.driverLaunches, getrf.driverLaunches + unitL.driverLaunches + upper.driverLaunches);
   // The copies and one interchange launch (every member within 512).
-  assert.equal(gesv.classLaunches, getrf.classLaunches + unitL.classLaunches + upper.classLaunches + 3);
+  assert.equal(gesv.classLaunches, fusedClasses + getrf.classLaunches + unitL.classLaunches + upper.classLaunches + 3);
 });
 
-test('posv on the bench\'s workload b (20,000 members, orders log-uniform in 1-512): at most 16 launches outside the blocked drivers', () => {
+test('posv and gesv on the bench\'s workload b (20,000 members, orders log-uniform in 1-512): at most 16 launches outside the blocked drivers', () => {
   for (const dtype of ['float64', 'float32'] as DType[]) {
-    const dev = counted((d) => runRouted('posv', d, requestOn(d, 'posv', dtype, logUniformSizes(20_000, 512)), 'vbatched'));
+    const posv = counted((d) => runRouted('posv', d, requestOn(d, 'posv', dtype, logUniformSizes(20_000, 512)), 'vbatched'));
     // The fused classes 8-32, potrf's classes 48-512, the copies aside and back.
-    assert.equal(dev.classLaunches, 4 + 5 + 2, dtype);
+    assert.equal(posv.classLaunches, 4 + 5 + 2, `posv ${dtype}`);
+    const gesv = counted((d) => runRouted('gesv', d, requestOn(d, 'gesv', dtype, logUniformSizes(20_000, 512)), 'vbatched'));
+    const getrf = counted((d) => runRouted('getrf', d, requestOn(d, 'getrf', dtype, logUniformSizes(20_000, 512).filter((n) => n > 32)), 'vbatched'));
+    // The fused classes, getrf's class launches, the copies and one interchange launch.
+    assert.equal(gesv.classLaunches, 4 + getrf.classLaunches + 3, `gesv ${dtype}`);
+    assert.ok(gesv.classLaunches <= 16, `gesv ${dtype}: ${gesv.classLaunches}`);
   }
 });
 

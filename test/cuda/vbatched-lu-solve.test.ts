@@ -112,7 +112,7 @@ test('getrs: the interchanges before the solves (op N) or after them (op T), one
   }
 });
 
-test('gesv: getrf\'s class launches, B copied aside, the interchanges skipping failed members (the copy\'s tables), the solves, the failed members\' B copied back', () => {
+test('gesv: the fused classes to 32, getrf\'s class launches, B copied aside, the interchanges skipping failed members (the copy\'s tables), the solves, the failed members\' B copied back', () => {
   const dev = new Recorder(H100);
   const info = dev.alloc('int32', 5), ipiv = dev.alloc('int32', 5 * 130);
   const m = members(dev, 'float32', [[5, 3], [130, 2], [0, 2], [64, 64], [17, 1]]);
@@ -122,7 +122,9 @@ test('gesv: getrf\'s class launches, B copied aside, the interchanges skipping f
   const last = (f: (e: string) => boolean): number => entries.length - 1 - [...entries].reverse().findIndex(f);
   const copies = entries.flatMap((e, i) => (isCopy(e) ? [i] : []));
   assert.equal(copies.length, 2);
-  assert.ok(first((e) => e.startsWith('getrf_')) === 0 && last((e) => e.startsWith('getrf_')) < copies[0]!, entries.join(' '));
+  // Orders 5 and 17 (and 0) on the fused classes 8 and 24, first; 130 and 64 on getrf's classes.
+  assert.deepEqual(entries.slice(0, 2), ['gesv_vsmall_s_c24_r4_w2', 'gesv_vsmall_s_c8_r4_w4']);
+  assert.ok(first((e) => e.startsWith('getrf_')) === 2 && last((e) => e.startsWith('getrf_')) < copies[0]!, entries.join(' '));
   const perm = entries.flatMap((e, i) => (isPermute(e) ? [i] : []));
   assert.equal(perm.length, 1, 'no member beyond 512: one launch');
   assert.equal(entries[perm[0]!], 'laswp_vbatched_s_fwd');
@@ -133,7 +135,7 @@ test('gesv: getrf\'s class launches, B copied aside, the interchanges skipping f
   assert.equal(p.args[2]!.value, copy.args[1]!.value);
   assert.equal(Number(p.args[1]!.value), 2);
   assert.equal(BigInt(p.args[5]!.value), info.ptr);
-  assert.equal(Number(p.args[6]!.value), 4, 'the member of order 0 is left out');
+  assert.equal(Number(p.args[6]!.value), 2, 'the fused members and the member of order 0 are left out');
 });
 
 test('the permutation\'s members and launches: empty members left out, a member too large for shared memory an error naming b.rows', () => {

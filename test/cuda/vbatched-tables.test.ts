@@ -19,7 +19,7 @@ import { raggedMembers } from '../helpers/vbatched-cases.js';
 import { gemmMemberSize } from '../../src/cuda/kernels/gemm/index.js';
 import { GETRF_VBATCH_INTS, getrfClassParams, getrfMemberSize } from '../../src/cuda/kernels/getrf/index.js';
 import { TRSM_VBATCH_INTS, TRSM_VBATCH_POINTERS } from '../../src/cuda/kernels/trsm/index.js';
-import { POSV_VBATCH_INTS, POSV_VBATCH_POINTERS } from '../../src/cuda/kernels/solve/index.js';
+import { FUSED_VBATCH_INTS, FUSED_VBATCH_POINTERS } from '../../src/cuda/kernels/solve/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import { runRouted } from '../../src/cuda/router.js';
 import { PlanningDevice } from '../../src/cuda/runtime/planning-device.js';
@@ -197,11 +197,11 @@ for (const dtype of ['float64', 'float32'] as DType[]) {
       dev.uploads.length = 0;
       runRouted('posv', dev, { uplo: 'upper', a, b, info: dev.alloc('int32', n) }, 'vbatched');
       const fused = referenceOrder(t.map((x) => (x <= 32 ? x : undefined)));
-      const fusedPointers = new BigInt64Array(fused.length * POSV_VBATCH_POINTERS);
-      const fusedInts = new Int32Array(fused.length * POSV_VBATCH_INTS);
+      const fusedPointers = new BigInt64Array(fused.length * FUSED_VBATCH_POINTERS);
+      const fusedInts = new Int32Array(fused.length * FUSED_VBATCH_INTS);
       fused.forEach((i, q) => {
-        fusedPointers.set([address(a.matrices[i]!, bytesOf(dtype)), address(b.matrices[i]!, bytesOf(dtype))], POSV_VBATCH_POINTERS * q);
-        fusedInts.set([t[i]!, a.matrices[i]!.ld, nvec[i]!, b.matrices[i]!.ld, i], POSV_VBATCH_INTS * q);
+        fusedPointers.set([address(a.matrices[i]!, bytesOf(dtype)), address(b.matrices[i]!, bytesOf(dtype))], FUSED_VBATCH_POINTERS * q);
+        fusedInts.set([t[i]!, a.matrices[i]!.ld, nvec[i]!, b.matrices[i]!.ld, i], FUSED_VBATCH_INTS * q);
       });
       assert.deepEqual(dev.uploads[0], fusedPointers, 'posv: the fused classes\' pointer table');
       assert.deepEqual(dev.uploads[1], fusedInts, 'posv: the fused classes\' int table');

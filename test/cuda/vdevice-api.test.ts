@@ -190,7 +190,8 @@ test('the class kernels of the device-sized path are the host-sized path\'s own 
 
 test('trsm, potrs and posv on a planning device: route vdevice, the launches, and the class kernels are the host-sized path\'s own', () => {
   // Members up to 20 (classes 8, 16, 24: one leaf each, leafMax 32): trsm a classification and three leaves;
-  // potrs a check, a classification and two solves; posv a check, three potrf classes, a classification and two solves.
+  // potrs a check, a classification and two solves; posv a check, three fused classes (every member is of order 32 at
+  // most) and the solves' classification, which files none.
   const small = planning();
   const info = small.ctx.alloc('int32', 1000);
   small.ctx.trsm({ a: deviceBatch(small.ctx, 1000, 20), b: deviceBatch(small.ctx, 1000, 20), info });
@@ -207,7 +208,7 @@ test('trsm, potrs and posv on a planning device: route vdevice, the launches, an
   const r = small.ctx.posv({ a: deviceBatch(small.ctx, 1000, 20), b: deviceBatch(small.ctx, 1000, 20) });
   assert.deepEqual(small.ctx.lastRoute, { op: 'posv', route: 'vdevice', gpu: true });
   assert.equal((r.info as DeviceStorage).length >= 1000, true);
-  assert.equal(small.dev.launches - before, 1 + 3 + 1 + 2 * 3);
+  assert.equal(small.dev.launches - before, 1 + 3 + 1);
   const e = planning();
   e.ctx.posv({ a: deviceBatch(e.ctx, 0, 600), b: deviceBatch(e.ctx, 0, 600) });
   e.ctx.trsm({ a: deviceBatch(e.ctx, 0, 600), b: deviceBatch(e.ctx, 0, 600), info: e.ctx.alloc('int32', 1) });
@@ -233,7 +234,8 @@ test('trsm, potrs and posv on a planning device: route vdevice, the launches, an
     const deviceKernels = new Set(dev.dev.sources.map((s) => s.entry));
     for (const k of host.dev.sources.map((s) => s.entry)) {
       if (k.startsWith('copy_vbatched')) continue;   // the host form keeps a failed member's B aside; the device form never touches it
-      if (k.startsWith('posv_vsmall')) continue;     // the host form's fused classes to 32; the device form runs potrf's and trsm's there
+      // posv's fused classes: the device form passes over the maxima's widest B (the further passes' loop: 'r4m').
+      if (k.startsWith('posv_vsmall')) { assert.ok(deviceKernels.has(k) || deviceKernels.has(k.replace(/_r4_/, '_r4m_')), `${dtype}: ${k}`); continue; }
       // gemm's class kernels (the updates') in their device-count form (_dc).
       assert.ok(deviceKernels.has(k) || (k.startsWith('gemm_v') && deviceKernels.has(`${k}_dc`)), `${dtype}: the host form's ${k} is not the device form's`);
     }

@@ -148,8 +148,9 @@ test('getrs on a planning device: route vdevice; the check, trsm\'s classificati
       : ['getrs_vdevice_check', 'trsm_vdevice_classify_L', ...leaves('upper', 'nonunit'), ...leaves('lower', 'unit'), swap]);
     const check = dev.launches[0]!.args, classify = dev.launches[1]!.args;
     assert.equal(value(check[check.length - 1]), ptrOf(info), 'the check writes info');
-    assert.equal(value(classify[classify.length - 1]), ptrOf(info), 'the classification skips on info');
-    assert.equal(value(classify[classify.length - 2]), 0n, 'the classification writes no code');
+    assert.equal(value(classify[classify.length - 2]), ptrOf(info), 'the classification skips on info');
+    assert.equal(value(classify[classify.length - 1]), -1, 'no member taken elsewhere');
+    assert.equal(value(classify[classify.length - 3]), 0n, 'the classification writes no code');
     const p = dev.launches.find((l) => l.entry === swap)!;
     // The table the check wrote (its pointers and ints), member i's pivots at ipiv[i * 20], no skip, orders up to 20.
     assert.deepEqual(p.args.map(value), [value(check[check.length - 3]), 1, value(check[check.length - 2]), ptrOf(ipiv), max, 0n, count, max, permuteVbatchedCap(max)]);
@@ -169,7 +170,7 @@ test('getrs on a planning device: route vdevice; the check, trsm\'s classificati
   assert.equal(dev.launches.length, 0);
 });
 
-test('gesv on a planning device: route vdevice; the check filing getrf\'s classes, getrf\'s class launches as its device form\'s, the solves and P B skipping on the codes, info copied last', () => {
+test('gesv on a planning device: route vdevice; the check filing the fused classes to 32 and getrf\'s above, getrf\'s class launches as its device form\'s, the solves and P B skipping on the codes, info copied last', () => {
   for (const max of [20, 600]) {
     const { ctx, dev, batch } = planning();
     const count = 300;
@@ -182,15 +183,17 @@ test('gesv on a planning device: route vdevice; the check filing getrf\'s classe
     assert.equal(dev.allocs, 0, 'a second call allocates nothing');
     assert.equal(dev.waits, 0, 'a second call waits for nothing');
     const gesv = dev.launches, copies = dev.copies;
-    // Up to 20 (classes 8, 16, 24): the check, getrf's three warp classes, the classification, the interchange, three leaves a solve.
-    if (max === 20) assert.equal(gesv.length, 12);
+    // Up to 20 (classes 8, 16, 24): the check, the three fused classes, the classification (it files no member), the interchange.
+    if (max === 20) assert.equal(gesv.length, 6);
     dev.reset();
-    // getrf's device form on the same A (its tables and scratch at the same workspace places).
+    // getrf's device form on the same A (its tables and scratch at the same workspace places): its classes above 32.
     getrfDeviceVariableCuda(dev, { a, ipiv: ipiv as DeviceArray, pivotStride: max, info: info as DeviceArray });
-    const getrf = dev.launches.slice(1);
+    const getrf = dev.launches.slice(1).filter((l) => !l.entry.startsWith('getrf_vsmall'));
     assert.equal(gesv[0]!.entry, 'gesv_vdevice_check');
-    assert.deepEqual(gesv.slice(1, 1 + getrf.length), getrf, `up to ${max}: getrf's class launches, their arguments too`);
-    const rest = gesv.slice(1 + getrf.length);
+    const fused = gesv.slice(1, max === 20 ? 4 : 5);
+    assert.deepEqual(fused.map((l) => l.entry.replace(/_c\d+_.*/, '')), Array(fused.length).fill('gesv_vsmall_d'), 'the fused classes first');
+    assert.deepEqual(gesv.slice(1 + fused.length, 1 + fused.length + getrf.length), getrf, `up to ${max}: getrf's class launches, their arguments too`);
+    const rest = gesv.slice(1 + fused.length + getrf.length);
     assert.equal(rest[0]!.entry, 'trsm_vdevice_classify_L');
     assert.equal(rest[1]!.entry, 'laswp_vbatched_d_fwd');
     assert.equal(rest.filter((l) => l.entry.startsWith('laswp')).length, 1);
@@ -199,8 +202,9 @@ test('gesv on a planning device: route vdevice; the check filing getrf\'s classe
     const codes = value(check[check.length - 1]) as bigint;
     // The codes are the scratch from entry 1; getrf's class kernels write info to the scratch (entry 0 the zero rows' sink).
     const work = codes - 4n;
-    for (const l of getrf) if (!l.entry.includes('vupdate')) assert.ok(l.args.some((x) => value(x) === work), `${l.entry}: info to the scratch`);
-    assert.equal(value(rest[0]!.args[rest[0]!.args.length - 1]), codes, 'the classification skips on the codes');
+    for (const l of [...fused, ...getrf]) if (!l.entry.includes('vupdate')) assert.ok(l.args.some((x) => value(x) === work), `${l.entry}: info to the scratch`);
+    assert.equal(value(rest[0]!.args[rest[0]!.args.length - 2]), codes, 'the classification skips on the codes');
+    assert.equal(value(rest[0]!.args[rest[0]!.args.length - 1]), 32, 'and the members of the fused classes');
     assert.equal(value(rest[1]!.args[5]), codes, 'the interchanges skip on the codes');
     assert.equal(value(rest[1]!.args[3]), ptrOf(ipiv));
     // info: the scratch's entries 1..count, once every launch is enqueued.
@@ -237,7 +241,9 @@ test('getrs and gesv on device sizes: the class kernels are the host path\'s own
     for (const k of host.dev.sources.map((s) => s.entry)) {
       // The host form keeps a failed member's B aside (the device form never touches it) and zeroes getrs's info (the device form's check writes it).
       if (k.startsWith('copy_vbatched') || k.startsWith('info_zero')) continue;
-      assert.ok(deviceKernels.has(k) || (k.startsWith('gemm_v') && deviceKernels.has(`${k}_dc`)), `${dtype}: the host form's ${k} is not the device form's`);
+      // gesv's fused classes: the device form passes over the maxima's widest B (the further passes' loop: 'r4m').
+      const passes = k.startsWith('gesv_vsmall') && deviceKernels.has(k.replace(/_r4_/, '_r4m_'));
+      assert.ok(passes || deviceKernels.has(k) || (k.startsWith('gemm_v') && deviceKernels.has(`${k}_dc`)), `${dtype}: the host form's ${k} is not the device form's`);
     }
     const own = [...deviceKernels].filter((k) => k.includes('vdevice')).sort();
     assert.deepEqual(own, ['gesv_vdevice_check', 'getrs_vdevice_check', 'trsm_vdevice_classify_L', 'trsm_vdevice_update_rows_LN', 'trsm_vdevice_update_rows_LT'], dtype);

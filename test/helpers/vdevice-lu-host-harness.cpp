@@ -36,7 +36,7 @@ int main() {
     ENTRY(a.rows.data(), a.colsOrNull(), a.ld.data(), a.ptr.data(), a.maxRows, a.maxCols,
           b.rows.data(), b.colsOrNull(), b.ld.data(), b.ptr.data(), b.maxRows, b.maxCols, count,
 #ifdef GESV
-          count, ptrs.data(), dims.data(), counters.data(),
+          count, ptrs.data(), dims.data(), counters.data(), nullptr, nullptr, nullptr, -1,
 #endif
           swapPtrs.data(), swapDims.data(), codes.data());
   });

@@ -42,7 +42,7 @@ int main() {
   eachThread(count, [&] {
     ENTRY(a.rows.data(), a.colsOrNull(), a.ld.data(), a.ptr.data(), a.maxRows, a.maxCols,
           b.rows.data(), b.colsOrNull(), b.ld.data(), b.ptr.data(), b.maxRows, b.maxCols,
-          count, count, ptrs.data(), dims.data(), counters.data(), info.data(), hasSkip ? skip.data() : nullptr);
+          count, count, ptrs.data(), dims.data(), counters.data(), info.data(), hasSkip ? skip.data() : nullptr, -1);
   });
   print<2, 4>(regions, rows, counters, ptrs, dims);
   for (int v : info) printf("%d\n", v);

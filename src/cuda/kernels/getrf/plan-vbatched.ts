@@ -83,7 +83,8 @@ export function planVbatchedGetrf(p: VbatchedGetrfProblem, tuning: GetrfTuning):
 /**
  * The same from the members' sizes (getrfMemberSize of each), as the launcher computes them in one
  * typed array. Whether a size has a class (a class bound within VBATCH_MAX whose design fits) is
- * found once per distinct size, not per member: one pass marks the members without one (NO_WORK
+ * found once per distinct size, not per member (a size NO_WORK: a member with nothing to do here,
+ * left out): one pass marks the members without one (NO_WORK
  * for planClasses, their batch indices to `large`), then one counting sort. `frame`: the plan's
  * member arrays come from it (planClasses); absent, fresh ones.
  */
@@ -104,7 +105,8 @@ export function planVbatchedGetrfSizes(dtype: DType, sizes: Int32Array, sharedLi
   const large: number[] = [];
   for (let i = 0; i < sizes.length; i++) {
     const d = sizes[i]!;
-    if (inClass(d)) keys[i] = d;
+    if (d === NO_WORK) keys[i] = NO_WORK;                 // a member the caller takes elsewhere (gesv's fused classes)
+    else if (inClass(d)) keys[i] = d;
     else { keys[i] = NO_WORK; large.push(i); }
   }
   const { classes, order, place } = planClasses(keys, frame);

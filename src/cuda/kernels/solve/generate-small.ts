@@ -27,7 +27,7 @@ import { choleskyRowsSource, loadFactorRows, storeFactorRows } from '../potrf/in
 import { getrfSmallLayout, luPrelude } from '../getrf/index.js';
 
 /** Most right-hand sides per pass. */
-const RHS_MAX = 4;
+export const RHS_MAX = 4;
 
 /** Right-hand sides per pass for `nrhs` columns (>= 1). */
 export const rhsPerPass = (nrhs: number): number => Math.max(1, Math.min(RHS_MAX, nrhs));
@@ -39,7 +39,7 @@ export function posvLayout(p: Pick<PosvSmallParams, 'dtype' | 'n' | 'warps' | 'u
 }
 
 /** The LU of the bordered n x (n + RB) matrix [A | B]. */
-export function gesvLayout(p: FusedSolveParams): SmallLayout {
+export function gesvLayout(p: Pick<FusedSolveParams, 'dtype' | 'n' | 'warps' | 'rhs'>): SmallLayout {
   return getrfSmallLayout(p.dtype, p.n, p.n + rbOf(p), p.warps);
 }
 
@@ -48,9 +48,11 @@ const FULL = '0xffffffffu';
 /**
  * Column sweep of one triangular solve on x[RB] (see the file comment): T(r, k) is `elem` (an
  * expression in k), `lane` the lane holding row k, `scale` the factor that turns row k's value into
- * x(k) (empty: unit diagonal). Thread r's result goes to out[RB].
+ * x(k) (empty: unit diagonal). Thread r's result goes to out[RB]. `live` (an expression in k;
+ * empty: every step): the steps that apply (a class member's own rows), the shuffle still run by
+ * every lane.
  */
-export function sweep(down: boolean, elem: string, lane: string, scale: string, x: string, out: string, rowIs: string): string {
+export function sweep(down: boolean, elem: string, lane: string, scale: string, x: string, out: string, rowIs: string, live = ''): string {
   const loop = down ? 'for (int k = 0; k < SN; ++k)' : 'for (int k = SN - 1; k >= 0; --k)';
   return `#pragma unroll
     ${loop} {
@@ -59,8 +61,8 @@ export function sweep(down: boolean, elem: string, lane: string, scale: string, 
 #pragma unroll
       for (int c = 0; c < RB; ++c) {
         const real xk = __shfl_sync(${FULL}, ${scale ? `${x}[c] * ${scale}` : `${x}[c]`}, from);
-        if (${rowIs} == k) ${out}[c] = xk;
-        ${x}[c] = fmaReal(-tk, xk, ${x}[c]);
+        ${live ? `if (${live}) { ` : ''}if (${rowIs} == k) ${out}[c] = xk;
+        ${x}[c] = fmaReal(-tk, xk, ${x}[c]);${live ? ' }' : ''}
       }
     }`;
 }

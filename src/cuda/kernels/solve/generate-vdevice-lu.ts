@@ -9,13 +9,16 @@
  * gesv's kernel also appends a valid member to getrf's class regions: the rows getrf's class
  * kernels read (one pointer; ints m = n, n, ldA, batch index i + 1: they write info to a scratch
  * whose entry 0 is the sink of the zero rows, `out` is that scratch from entry 1), as getrf's
- * classification files an n x n member. The solves then classify the members whose code is 0
- * (trsm's generate-vdevice.ts, `skip`). Pure: one kernel per op (both dtypes and both trans).
+ * classification files an n x n member, except one of order up to `fusedMax`, which goes to the
+ * fused classes' tables (generate-vdevice.ts FUSED_SOURCE) with an empty interchanges' row. The
+ * solves then classify the members whose code is 0 and whose order is above `fusedMax` (trsm's
+ * generate-vdevice.ts, `skip` and `taken`). Pure: one kernel per op (both dtypes and both trans).
  */
 import type { KernelSource } from '../../runtime/types.js';
 import { CLASSIFY_THREADS, WITHIN_SOURCE, batchParameters, classOfSource } from '../common/vdevice.js';
 import { GETRF_VBATCH_INTS } from '../getrf/index.js';
 import { COPY_VBATCH_INTS } from './generate-copy-vbatched.js';
+import { FUSED_PARAMETERS, FUSED_SOURCE } from './generate-vdevice.js';
 
 export interface LuSolveCheckParams {
   readonly op: 'getrs' | 'gesv';
@@ -31,10 +34,10 @@ export function generateLuSolveCheck(p: LuSolveCheckParams): KernelSource {
   const gesv = p.op === 'gesv';
   const codes = CODES[p.op];
   const entry = `${p.op}_vdevice_check`;
-  // gesv's getrf tables: regions of regionRows rows, the classes' counters.
-  const getrfTables = gesv ? ' long long regionRows,\n    long long* __restrict__ ptrs, int* __restrict__ dims, int* __restrict__ counters,' : '';
+  // gesv's getrf tables and the fused classes' (regions of regionRows rows, the classes' counters).
+  const getrfTables = gesv ? ` long long regionRows,\n    long long* __restrict__ ptrs, int* __restrict__ dims, int* __restrict__ counters, ${FUSED_PARAMETERS},` : '';
   const fileGetrf = gesv ? `
-  if (code != 0) return;                     // invalid: left untouched, reported
+  if (code != 0 || fused) return;            // invalid (left untouched, reported), or in the fused classes
   // getrf's row (an n x n member: its class is n's, as getrf's classification gives it).
   const int region = vclassOf(n);
   const long long row = region * regionRows + atomicAdd(&counters[region], 1);
@@ -64,8 +67,9 @@ extern "C" __global__ void __launch_bounds__(${CLASSIFY_THREADS}) ${entry}(
   else if (ldA < max(1, n)) code = ${codes.ldA};
   else if (ldB < max(1, n)) code = ${codes.ldB};
   out[i] = code;
-  // The row interchanges' row of member i (n = 0 where invalid: the permutation skips it).
-  const bool valid = code == 0;
+  // The row interchanges' row of member i (n = 0 where invalid${gesv ? ' or in the fused classes' : ''}: the permutation skips it).
+  ${gesv ? `${FUSED_SOURCE.replace('const bool fused = fusedPtrs != nullptr', 'const bool fused = code == 0 && fusedPtrs != nullptr')}` : ''}
+  const bool valid = code == 0${gesv ? ' && !fused' : ''};
   swapPtrs[i] = valid ? bPtr[i] : 0;
   int* s = swapDims + ${COPY_VBATCH_INTS} * i;
   s[0] = valid ? n : 0; s[1] = valid ? nrhs : 0; s[2] = valid ? ldB : 0; s[3] = (int)i;${fileGetrf}

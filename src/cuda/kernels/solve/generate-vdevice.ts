@@ -3,15 +3,37 @@
  * member reads A's and B's sizes, checks them (A n x n within a's maxima, B's rows n within
  * b.maxRows, B's columns nrhs within b.maxCols, ldA and ldB at least max(1, n)) and writes its code
  * to out[i] (0, or LAPACK's xerbla number of dposv's and dpotrs's argument, negated: -2 n, -3 nrhs,
- * -5 ldA, -7 ldB). Where potrf's tables are given (posv), a valid member is appended to its class's
- * region: the rows potrf's class kernels read (one pointer; ints n, ld, batch index i + 1: they write
- * info to a scratch whose entry 0 is the sink of the zero rows, out is that scratch from entry 1).
- * The solves then classify the members whose code is 0 (trsm's generate-vdevice.ts, `skip`).
+ * -5 ldA, -7 ldB). Where potrf's tables are given (posv), a valid member of order up to `fusedMax`
+ * is appended to its class's region of the fused tables (FUSED_SOURCE), any other valid member to
+ * its class's region of potrf's: the rows potrf's class kernels read (one pointer; ints n, ld, batch
+ * index i + 1: they write info to a scratch whose entry 0 is the sink of the zero rows, out is that
+ * scratch from entry 1). The solves then classify the members whose code is 0 and whose order is
+ * above `fusedMax` (trsm's generate-vdevice.ts, `skip` and `taken`).
  * Pure: the source depends on nothing (one kernel for both dtypes, both ops and triangles).
  */
 import type { KernelSource } from '../../runtime/types.js';
 import { CLASSIFY_THREADS, WITHIN_SOURCE, batchParameters, classOfSource } from '../common/vdevice.js';
 import { POTRF_VBATCH_INTS } from '../potrf/index.js';
+import { FUSED_VBATCH_INTS, FUSED_VBATCH_POINTERS } from './generate-vsmall.js';
+
+/** CUDA parameters of the fused classes' tables (posv's and gesv's checks): regions of regionRows rows. */
+export const FUSED_PARAMETERS = 'long long* __restrict__ fusedPtrs, int* __restrict__ fusedDims, int* __restrict__ fusedCounters, int fusedMax';
+
+/**
+ * CUDA text: a valid member i of order n <= fusedMax (n, nrhs, ldA, ldB in scope) appended to its
+ * class's region of the fused tables (generate-vsmall.ts's rows: pointers A, B; ints n, ldA, nrhs,
+ * ldB, batch index i + 1, info going to the scratch as the factorisations' class kernels'), and
+ * the check returns; `fused` is then true.
+ */
+export const FUSED_SOURCE = `const bool fused = fusedPtrs != nullptr && n <= fusedMax;
+  if (fused) {
+    const int region = vclassOf(n);
+    const long long row = region * regionRows + atomicAdd(&fusedCounters[region], 1);
+    fusedPtrs[${FUSED_VBATCH_POINTERS} * row] = aPtr[i];
+    fusedPtrs[${FUSED_VBATCH_POINTERS} * row + 1] = bPtr[i];
+    int* f = fusedDims + ${FUSED_VBATCH_INTS} * row;
+    f[0] = n; f[1] = ldA; f[2] = nrhs; f[3] = ldB; f[4] = (int)(i + 1);
+  }`;
 
 export function generateSolveCheck(): KernelSource {
   const entry = 'solve_vdevice_check';
@@ -25,20 +47,22 @@ extern "C" __global__ void __launch_bounds__(${CLASSIFY_THREADS}) ${entry}(
     ${batchParameters('a')},
     ${batchParameters('b')},
     int count, long long regionRows,
-    long long* __restrict__ ptrs, int* __restrict__ dims, int* __restrict__ counters, int* __restrict__ out)
+    long long* __restrict__ ptrs, int* __restrict__ dims, int* __restrict__ counters, ${FUSED_PARAMETERS}, int* __restrict__ out)
 {
   const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= count) return;
   const int n = aRows[i], aC = aCols ? aCols[i] : n;
   const int bR = bRows[i], nrhs = bCols ? bCols[i] : bR;
-  const int ldA = aLd[i];
+  const int ldA = aLd[i], ldB = bLd[i];
   int code = 0;
   if (!(within(n, aMaxRows) && within(aC, aMaxCols) && aC == n && within(bR, bMaxRows) && bR == n)) code = -2;
   else if (!within(nrhs, bMaxCols)) code = -3;
   else if (ldA < max(1, n)) code = -5;
-  else if (bLd[i] < max(1, n)) code = -7;
+  else if (ldB < max(1, n)) code = -7;
   out[i] = code;
   if (code != 0 || ptrs == nullptr) return;   // invalid (left untouched, reported), or no factorisation (potrs)
+  ${FUSED_SOURCE}
+  if (fused) return;
   const int region = vclassOf(n);
   const long long row = region * regionRows + atomicAdd(&counters[region], 1);
   ptrs[row] = aPtr[i];

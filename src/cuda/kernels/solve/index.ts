@@ -1,13 +1,13 @@
 /** Batched solves on the GPU (potrs, posv, getrs, gesv): the family's public face. */
-export type { FusedSolveParams, PosvSmallParams, PosvVbatchedParams, SmallSolveParams, SolveVariant, SubstituteParams } from './params.js';
+export type { FusedSolveParams, PosvSmallParams, FusedVbatchedParams, PosvVbatchedParams, SmallSolveParams, SolveVariant, SubstituteParams } from './params.js';
 export { planFusedSolve, planPosvSolve, planSmallSolve, planSubstitute, type SolveProblem } from './plan.js';
 export { gesvSmallSource, posvSmallSource, smallSolveSource } from './generate-small.js';
 export { substituteSource } from './generate-substitute.js';
 export { gesvCuda, getrsCuda, posvCuda, potrsCuda } from './launch.js';
 export { copyVbatchedSource, COPY_VBATCH_INTS, COPY_VBATCH_POINTERS } from './generate-copy-vbatched.js';
-export { keptMembers, posvSmallTables, posvVbatchedCuda, potrsVbatchedCuda, solveVbatchedCovers, vbatchedCopyLaunch, vbatchedPosvSmallLaunch, type KeptMembers } from './launch-vbatched.js';
-export { posvSmallVbatchedSource, POSV_VBATCH_INTS, POSV_VBATCH_POINTERS } from './generate-vsmall.js';
-export { planVbatchedPosvSmall, type VbatchedPosvSmallLaunch, type VbatchedPosvSmallPlan, type VbatchedPosvSmallProblem } from './plan-vbatched.js';
+export { fusedTables, keptMembers, posvVbatchedCuda, potrsVbatchedCuda, solveVbatchedCovers, vbatchedCopyLaunch, vbatchedFusedLaunch, type KeptMembers } from './launch-vbatched.js';
+export { FUSED_VBATCH_INTS, FUSED_VBATCH_POINTERS, gesvSmallVbatchedSource, posvSmallVbatchedSource } from './generate-vsmall.js';
+export { planVbatchedFused, type VbatchedFusedLaunch, type VbatchedFusedPlan, type VbatchedFusedProblem } from './plan-vbatched.js';
 export { permuteVbatchedCap, permuteVbatchedSharedBytes, permuteVbatchedSource, PERMUTE_VBATCH_CHUNKS, PERMUTE_VBATCH_THREADS, type PermuteVbatchedParams } from './generate-permute-vbatched.js';
 export { gesvVbatchedCuda, getrsVbatchedCuda, permuteConfig, permuteKernel, permuteLaunches, type PermuteLaunch } from './launch-vbatched-lu.js';
 export { posvDeviceVariableCuda, potrsDeviceVariableCuda, type SolveDeviceOptions } from './launch-vdevice.js';

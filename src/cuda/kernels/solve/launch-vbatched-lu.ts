@@ -6,10 +6,12 @@
  *   sized for them), and the two triangular solves by trsm's variable-size launcher
  *   (trsmVbatchedCuda: unit lower L, non-unit upper U, each one set of class launches). op N:
  *   B := P B, then L, then U; op T: U^T, then L^T, then B := P^T B. info is set to 0.
- * - gesv: getrf's class path (getrfVbatchedCuda: ipiv and info as for uniform batches), then those
- *   solves (op N) with B kept aside and the failed members' B copied back (`keepingFailed`), so B
- *   is unchanged where info > 0, as LAPACK's gesv and the per-size path leave it; the permutation
- *   skips the failed members (reads no pivot of theirs) and shares the copy's tables.
+ * - gesv: the members of order up to 32 on its fused class kernels (generate-vsmall.ts: one launch a
+ *   class, B unchanged where the factorisation fails); the larger ones on getrf's class path
+ *   (getrfVbatchedCuda: ipiv and info as for uniform batches), then those solves (op N) with B kept
+ *   aside and the failed members' B copied back (`keepingFailed`), so B is unchanged where info > 0,
+ *   as LAPACK's gesv and the per-size path leave it; the permutation skips the failed members
+ *   (reads no pivot of theirs) and shares the copy's tables.
  * Members beyond the classes take each family's per-size path inside those launchers.
  */
 import { batchCount, type Batch } from '../../../core/batch.js';
@@ -19,7 +21,7 @@ import type { Diag, Uplo } from '../../../core/enums.js';
 import type { GesvRequest, GetrsRequest, Op } from '../../../core/ops.js';
 import { arg, type DeviceArray, type GpuDevice, type Kernel, type LaunchConfig } from '../../runtime/types.js';
 import { zeroInfo } from '../common/info-zero.js';
-import { cachedKernel } from '../common/kernel-cache.js';
+import { cachedKernel, kernelFor } from '../common/kernel-cache.js';
 import { HostScratch, type HostFrame } from '../common/host-scratch.js';
 import { memberFields, type MemberFields } from '../common/members.js';
 import { deviceDtype, sharedLimit } from '../common/operands.js';
@@ -31,7 +33,9 @@ import {
   PERMUTE_VBATCH_CHUNKS, PERMUTE_VBATCH_THREADS, permuteVbatchedCap, permuteVbatchedSharedBytes, permuteVbatchedSource,
 } from './generate-permute-vbatched.js';
 import { COPY_VBATCH_POINTERS } from './generate-copy-vbatched.js';
-import { keepingFailed, keptMembers, solveTables, type KeptMembers } from './launch-vbatched.js';
+import { gesvLayout } from './generate-small.js';
+import { gesvSmallVbatchedSource } from './generate-vsmall.js';
+import { fusedClasses, keepingFailed, keptMembers, solveTables, vbatchedFusedLaunch, type KeptMembers } from './launch-vbatched.js';
 
 /** Most blocks of a permutation launch along x (each walks further members in steps of the grid). */
 const PERMUTE_GRID_MAX = 65535;
@@ -115,12 +119,10 @@ function luSolves(dev: GpuDevice, trans: Op, a: Batch<DeviceArray>, b: Batch<Dev
   }
 }
 
-/** B's members (their fields from `frame`), those with something to solve, and the interchange launches over them (getrs and gesv alike). */
-function interchangePlan(dev: GpuDevice, b: GetrsRequest<DeviceArray, DeviceArray>['b'], frame: HostFrame) {
-  const dtype = deviceDtype(b);
-  const fb = memberFields(b, frame);
+/** B's members (`fb`: their fields), those with something to solve, and the interchange launches over them (getrs and gesv alike). */
+function interchangePlan(dev: GpuDevice, dtype: DType, fb: MemberFields, frame: HostFrame) {
   const kept = keptMembers(fb, frame);
-  return { dtype, fb, kept, launches: permuteLaunches(fb, kept, dtype, sharedLimit(dev)) };
+  return { kept, launches: permuteLaunches(fb, kept, dtype, sharedLimit(dev)) };
 }
 
 /** Solves op(A) X = B with the LU factors and pivots of A (from getrf), by size class. info is set to 0. */
@@ -129,7 +131,8 @@ export function getrsVbatchedCuda(dev: GpuDevice, r: GetrsRequest<DeviceArray, D
   if (count === 0) return;
   const frame = HostScratch.of(dev).frame();
   try {
-    const { dtype, fb, kept, launches } = interchangePlan(dev, r.b, frame);
+    const dtype = deviceDtype(r.b), fb = memberFields(r.b, frame);
+    const { kept, launches } = interchangePlan(dev, dtype, fb, frame);
     zeroInfo(dev, r.info, null, count);
     if (kept.order.length === 0) return;
     const tables = solveTables(dev, dtype, fb, kept);
@@ -148,12 +151,17 @@ export function gesvVbatchedCuda(dev: GpuDevice, r: GesvRequest<DeviceArray, Dev
   if (batchCount(r.b) === 0) return;
   const frame = HostScratch.of(dev).frame();
   try {
-    const { dtype, fb, kept, launches } = interchangePlan(dev, r.b, frame);
-    // A's members read once, for the factorisation and both solves.
-    const fa = memberFields(r.a, frame);
-    getrfVbatchedFields(dev, { a: r.a, ipiv: r.ipiv, pivotStride: r.pivotStride, info: r.info }, fa);
-    keepingFailed(dev, dtype, fb, kept, r.info, (tables) =>
-      luSolves(dev, 'N', r.a, r.b, fa, fb, frame, () => permute(dev, dtype, tables, COPY_VBATCH_POINTERS, launches, r, r.info, false)));
+    // A's and B's members read once, for the factorisations and both solves.
+    const dtype = deviceDtype(r.b);
+    const fa = memberFields(r.a, frame), fb = memberFields(r.b, frame);
+    const { restA, restB } = fusedClasses(dev, dtype, fa, fb, frame, (p, at, n) => {
+      kernelFor(dev, 'gesv-vsmall', p, () => gesvSmallVbatchedSource(p)).launch(vbatchedFusedLaunch(gesvLayout(p), p, n), [
+        arg.ptr(at.pointers), arg.ptr(at.ints), arg.ptr(r.ipiv), arg.i32(r.pivotStride), arg.ptr(r.info), arg.i32(n)]);
+    });
+    const { kept, launches } = interchangePlan(dev, dtype, restB, frame);
+    getrfVbatchedFields(dev, { a: r.a, ipiv: r.ipiv, pivotStride: r.pivotStride, info: r.info }, restA);
+    keepingFailed(dev, dtype, restB, kept, r.info, (tables) =>
+      luSolves(dev, 'N', r.a, r.b, restA, restB, frame, () => permute(dev, dtype, tables, COPY_VBATCH_POINTERS, launches, r, r.info, false)));
   } finally {
     frame.end();
   }

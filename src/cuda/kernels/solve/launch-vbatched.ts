@@ -28,10 +28,10 @@ import { smallGrid } from '../common/warp-slots.js';
 import { potrfVbatchedFields } from '../potrf/index.js';
 import { trsmVbatchedMembers, trsmVbatchedSolve } from '../trsm/index.js';
 import { COPY_VBATCH_INTS, COPY_VBATCH_POINTERS, COPY_VBATCH_THREADS, copyVbatchedSource } from './generate-copy-vbatched.js';
-import { posvLayout } from './generate-small.js';
-import { POSV_VBATCH_INTS, POSV_VBATCH_POINTERS, posvSmallVbatchedSource } from './generate-vsmall.js';
-import type { PosvVbatchedParams } from './params.js';
-import { planVbatchedPosvSmall, type VbatchedPosvSmallPlan } from './plan-vbatched.js';
+import { gesvLayout, posvLayout } from './generate-small.js';
+import { FUSED_VBATCH_INTS, FUSED_VBATCH_POINTERS, posvSmallVbatchedSource } from './generate-vsmall.js';
+import type { FusedVbatchedParams } from './params.js';
+import { planVbatchedFused, type VbatchedFusedPlan } from './plan-vbatched.js';
 
 /** Most blocks of the copy's launch (each walks further members in steps of the grid). */
 const COPY_GRID_MAX = 65535;
@@ -77,10 +77,11 @@ export function posvVbatchedCuda(dev: GpuDevice, r: PosvRequest<DeviceArray, Dev
   try {
     const dtype = deviceDtype(r.b);
     const fa = memberFields(r.a, frame), fb = memberFields(r.b, frame);
-    const small = planVbatchedPosvSmall({ dtype, uplo: r.uplo, orders: fa.rows, nrhs: fb.cols }, frame);
-    if (small.launches.length > 0) launchPosvSmall(dev, dtype, small, fa, fb, r.info);
-    // The rest: A's members of the fused classes have no order for potrf's plan, B's no rows for the solves and copies.
-    const restA = without(fa, small.place, NO_ORDER, frame), restB = without(fb, small.place, 0, frame);
+    const { restA, restB } = fusedClasses(dev, dtype, fa, fb, frame, (params, at, n) => {
+      const p = { ...params, uplo: r.uplo };
+      kernelFor(dev, 'posv-vsmall', p, () => posvSmallVbatchedSource(p)).launch(vbatchedFusedLaunch(posvLayout(p), p, n),
+        [arg.ptr(at.pointers), arg.ptr(at.ints), arg.ptr(r.info), arg.i32(n)]);
+    });
     potrfVbatchedFields(dev, { uplo: r.uplo, a: r.a, info: r.info }, restA);
     keepingFailed(dev, dtype, restB, keptMembers(restB, frame), r.info, () => choleskySolves(dev, r.uplo, r.a, r.b, restA, restB, frame));
   } finally {
@@ -88,60 +89,68 @@ export function posvVbatchedCuda(dev: GpuDevice, r: PosvRequest<DeviceArray, Dev
   }
 }
 
-/** An order potrf's plan leaves out (common/vbatch.ts NO_WORK). */
-const NO_ORDER = -1;
-
-/** `f` with the rows of the members placed in `place` (>= 0) set to `rows`: a copy of the rows alone, from `frame`. */
-function without(f: MemberFields, place: Int32Array, rows: number, frame: HostFrame): MemberFields {
-  const masked = frame.int32(f.count);
-  maskRows(f.rows, place, rows, masked);
-  return { ...f, rows: masked };
-}
-
-/** without's loop, alone in its function (no code after the loop that never ran). */
-function maskRows(rows: Int32Array, place: Int32Array, value: number, out: Int32Array): void {
-  for (let i = 0; i < rows.length; i++) out[i] = place[i]! >= 0 ? value : rows[i]!;
-}
-
-/** The launch of posv's class kernel over `n` members (several a warp where the class is narrow). */
-export function vbatchedPosvSmallLaunch(p: PosvVbatchedParams, n: number): LaunchConfig {
-  return { grid: [smallGrid(posvLayout(p), n), 1, 1], block: [p.warps * 32, 1, 1] };
-}
-
-/** The fused class kernels of `plan`, their tables (A, B; n, ldA, nrhs, ldB, batch index) uploaded once. */
-function launchPosvSmall(dev: GpuDevice, dtype: DType, plan: VbatchedPosvSmallPlan, fa: MemberFields, fb: MemberFields, info: DeviceArray): void {
+/**
+ * posv's and gesv's members of order up to 32 on their fused class kernels: the plan
+ * (planVbatchedFused), the tables (A, B; n, ldA, nrhs, ldB, batch index) uploaded once, and
+ * `launch` per class (its parameters, its first member's table entries, its members).
+ * Returns the fields of the rest: the fused members with the shape -1 x -1 in A (no order for the
+ * factorisation's plan: common/vbatch.ts NO_WORK) and 0 x 0 in B (nothing for the solves and copies).
+ */
+export function fusedClasses(
+  dev: GpuDevice, dtype: DType, fa: MemberFields, fb: MemberFields, frame: HostFrame,
+  launch: (params: FusedVbatchedParams, at: { readonly pointers: bigint; readonly ints: bigint }, n: number) => void,
+): { restA: MemberFields; restB: MemberFields } {
+  const plan = planVbatchedFused({ dtype, orders: fa.rows, nrhs: fb.cols }, frame);
+  if (plan.launches.length === 0) return { restA: fa, restB: fb };
   const bytes = elementBytes(dtype);
-  const tables = uploadBuiltTables(dev, POSV_VBATCH_POINTERS, POSV_VBATCH_INTS, (frame) => posvSmallTables(plan, fa, fb, bytes, frame));
+  const tables = uploadBuiltTables(dev, FUSED_VBATCH_POINTERS, FUSED_VBATCH_INTS, (f) => fusedTables(plan, fa, fb, bytes, f));
   try {
     let first = 0;
     for (const l of plan.launches) {
-      const at = tables.at(first);
+      launch(l.params, tables.at(first), l.members.length);
       first += l.members.length;
-      const kernel = kernelFor(dev, 'posv-vsmall', l.params, () => posvSmallVbatchedSource(l.params));
-      kernel.launch(vbatchedPosvSmallLaunch(l.params, l.members.length), [arg.ptr(at.pointers), arg.ptr(at.ints), arg.ptr(info), arg.i32(l.members.length), arg.i32(l.nrhsMax)]);
     }
   } finally {
     releaseMemberTables(dev, tables);
   }
+  return { restA: without(fa, plan.place, -1, frame), restB: without(fb, plan.place, 0, frame) };
+}
+
+/** `f` with the members placed in `place` (>= 0) of shape `side` x `side`: copies of rows and cols alone, from `frame`. */
+function without(f: MemberFields, place: Int32Array, side: number, frame: HostFrame): MemberFields {
+  const rows = frame.int32(f.count), cols = frame.int32(f.count);
+  masked(f.rows, place, side, rows);
+  masked(f.cols, place, side, cols);
+  return { ...f, rows, cols };
+}
+
+/** without's loop, alone in its function (no code after the loop that never ran). */
+function masked(values: Int32Array, place: Int32Array, value: number, out: Int32Array): void {
+  for (let i = 0; i < values.length; i++) out[i] = place[i]! >= 0 ? value : values[i]!;
+}
+
+/** The launch of a fused class kernel (`layout`: posvLayout or gesvLayout of `p`) over `n` members (several a warp where the class is narrow). */
+export function vbatchedFusedLaunch(layout: ReturnType<typeof posvLayout | typeof gesvLayout>, p: FusedVbatchedParams, n: number): LaunchConfig {
+  return { grid: [smallGrid(layout, n), 1, 1], block: [p.warps * 32, 1, 1] };
 }
 
 /** The fused kernels' two tables, in launch order, written in batch order (each member's row at its place). */
-export function posvSmallTables(plan: Pick<VbatchedPosvSmallPlan, 'order' | 'place'>, fa: MemberFields, fb: MemberFields, bytes: number, frame?: HostFrame): { pointers: BigInt64Array; ints: Int32Array } {
+export function fusedTables(plan: Pick<VbatchedFusedPlan, 'order' | 'place'>, fa: MemberFields, fb: MemberFields, bytes: number, frame?: HostFrame): { pointers: BigInt64Array; ints: Int32Array } {
   const n = plan.order.length;
-  const pointers = frame === undefined ? new BigInt64Array(n * POSV_VBATCH_POINTERS) : frame.bigint64(n * POSV_VBATCH_POINTERS);
-  const ints = int32s(n * POSV_VBATCH_INTS, frame);
-  fillPosvSmallTables(plan.place, pointers, addressWords(pointers), ints, fa, fb, bytes);
+  const pointers = frame === undefined ? new BigInt64Array(n * FUSED_VBATCH_POINTERS) : frame.bigint64(n * FUSED_VBATCH_POINTERS);
+  const ints = int32s(n * FUSED_VBATCH_INTS, frame);
+  fillFusedTables(plan.place, pointers, addressWords(pointers), ints, fa, fb, bytes);
   return { pointers, ints };
 }
 
-/** posvSmallTables' loop, alone in its function. */
-function fillPosvSmallTables(place: Int32Array, pointers: BigInt64Array, words: Uint32Array, ints: Int32Array, fa: MemberFields, fb: MemberFields, bytes: number): void {
+/** fusedTables' loop, alone in its function. */
+function fillFusedTables(place: Int32Array, pointers: BigInt64Array, words: Uint32Array, ints: Int32Array, fa: MemberFields, fb: MemberFields, bytes: number): void {
   for (let i = 0; i < place.length; i++) {
     const q = place[i]!;
     if (q < 0) continue;
-    putAddress(pointers, words, q * POSV_VBATCH_POINTERS, fa, i, bytes);
-    putAddress(pointers, words, q * POSV_VBATCH_POINTERS + 1, fb, i, bytes);
-    const o = q * POSV_VBATCH_INTS;
+    putAddress(pointers, words, q * FUSED_VBATCH_POINTERS, fa, i, bytes);
+    putAddress(pointers, words, q * FUSED_VBATCH_POINTERS + 1, fb, i, bytes);
+    const o = q * FUSED_VBATCH_INTS;
     ints[o] = fa.rows[i]!; ints[o + 1] = fa.ld[i]!; ints[o + 2] = fb.cols[i]!; ints[o + 3] = fb.ld[i]!; ints[o + 4] = i;
   }
 }

@@ -8,10 +8,12 @@
  *   B := P B (the host path's permutation kernel, generate-permute-vbatched.ts, over that table;
  *   member i's pivots at ipiv[i * pivotStride]), unit lower L and non-unit upper U by trsm's device
  *   form; op T: U^T, L^T, then B := P^T B. info is the check's code (0 where valid);
- * - gesv: the check also files the valid members into getrf's classes, getrf's class kernels factor
- *   them (launchGetrfRegions: info through a scratch of count + 1 entries, pivots at
- *   ipiv[i * pivotStride], as getrf's device form), and the solves' classification and the
- *   permutation skip every member whose info is not 0, so a singular member's B is never touched
+ * - gesv: the check also files the valid members of order up to 32 into the fused classes
+ *   (generate-vsmall.ts, the host path's kernels and rows: its results bit for bit; their rows of the
+ *   interchanges empty) and the others into getrf's classes, the class kernels factor them
+ *   (launchGetrfRegions: info through a scratch of count + 1 entries, pivots at ipiv[i *
+ *   pivotStride], as getrf's device form), and the solves' classification and the permutation skip
+ *   the fused members and every member whose info is not 0, so a singular member's B is never touched
  *   (the host path copies every B aside and back where info > 0: the same B), its A and pivots
  *   what getrf leaves.
  * The factors go through memory between getrf and the solves, as on host sizes. Nothing is read back.
@@ -34,7 +36,10 @@ import { COPY_VBATCH_INTS } from './generate-copy-vbatched.js';
 import { permuteVbatchedCap } from './generate-permute-vbatched.js';
 import { generateLuSolveCheck, type LuSolveCheckParams } from './generate-vdevice-lu.js';
 import { permuteConfig, permuteKernel } from './launch-vbatched-lu.js';
-import type { SolveDeviceOptions } from './launch-vdevice.js';
+import { fusedDeviceClasses, launchFusedRegions, type FusedDeviceClasses, type SolveDeviceOptions } from './launch-vdevice.js';
+import { gesvLayout } from './generate-small.js';
+import { gesvSmallVbatchedSource } from './generate-vsmall.js';
+import { SMALL_MAX_N } from '../common/warp-slots.js';
 
 const GETRS_CHECK: LuSolveCheckParams = Object.freeze({ op: 'getrs' });
 const GESV_CHECK: LuSolveCheckParams = Object.freeze({ op: 'gesv' });
@@ -90,10 +95,10 @@ function luSolves(dev: GpuDevice, m: TrsmDeviceMembers, trans: Op, opts: SolveDe
   }
 }
 
-/** The check's arguments: both batches, the count, gesv's getrf tables, the interchanges' table, the codes. */
-function checkArgs(r: DeviceVariableLuSolveRequest, getrf: DeviceTables | undefined, table: SwapTable, codes: bigint): KernelArg[] {
+/** The check's arguments: both batches, the count, gesv's getrf tables and fused classes, the interchanges' table, the codes. */
+function checkArgs(r: DeviceVariableLuSolveRequest, getrf: DeviceTables | undefined, fused: FusedDeviceClasses | undefined, table: SwapTable, codes: bigint): KernelArg[] {
   const count = r.b.count;
-  const tables = getrf === undefined ? [] : [arg.i64(count), arg.ptr(getrf.pointers), arg.ptr(getrf.ints), arg.ptr(getrf.counters)];
+  const tables = getrf === undefined ? [] : [arg.i64(count), arg.ptr(getrf.pointers), arg.ptr(getrf.ints), arg.ptr(getrf.counters), ...fused!.checkArgs];
   return [...batchArgs(r.a), ...batchArgs(r.b), arg.i32(count), ...tables, arg.ptr(table.pointers), arg.ptr(table.ints), arg.ptr(codes)];
 }
 
@@ -106,7 +111,7 @@ export function getrsDeviceVariableCuda(dev: GpuDevice, r: DeviceVariableLuSolve
   inDeviceFrame(dev, (frame) => {
     const table = takeSwapTable(frame, count);
     const check = kernelFor(dev, 'getrs-vcheck', GETRS_CHECK, () => generateLuSolveCheck(GETRS_CHECK));
-    launchPerMember(check, count, checkArgs(r, undefined, table, info.ptr));
+    launchPerMember(check, count, checkArgs(r, undefined, undefined, table, info.ptr));
     const members = trsmDeviceClassify(dev, frame, 'left', r.a, r.b, 0n, info.ptr);
     luSolves(dev, members, r.trans, opts, (inverse) => interchange(dev, r, plan, table, 0n, inverse));
   });
@@ -118,19 +123,25 @@ export function gesvDeviceVariableCuda(dev: GpuDevice, r: DeviceVariableLuSolveR
   if (count === 0) return;
   const { a } = r;
   const nMax = luOrderMax(a, r.b);
-  const { launches, regions } = deviceRegions(nMax);
+  const { launches: all, regions } = deviceRegions(nMax);
+  const launches = all.filter((l) => l.bound > SMALL_MAX_N);
   const designs = getrfDeviceDesigns(dev, a.dtype, launches, opts.getrfTuning ?? tuningFor(dev.info.arch, 'getrf'));
   const plan = planInterchanges(dev, r);
   inDeviceFrame(dev, (frame) => {
     const tables = takeDeviceTables(dev, frame, regions, count, 1, GETRF_VBATCH_INTS, 'zeroed');
     const work = frame.take('int32', count + 1, 'the device form\'s info scratch');
     const table = takeSwapTable(frame, count);
-    // Codes, getrf's rows and the interchanges' rows; getrf's class kernels write info at each row's batch index i + 1.
+    const fused = fusedDeviceClasses(dev, frame, all, count);
+    // Codes, the fused classes' and getrf's rows and the interchanges' rows; the class kernels write info at each row's batch index i + 1.
     const codes = work.ptr + 4n;
     const check = kernelFor(dev, 'gesv-vcheck', GESV_CHECK, () => generateLuSolveCheck(GESV_CHECK));
-    launchPerMember(check, count, checkArgs(r, tables, table, codes));
+    launchPerMember(check, count, checkArgs(r, tables, fused, table, codes));
+    // Row q's pivots land at ipiv + index * pivotStride, index = i + 1 for member i: the address less one stride (as getrf's).
+    const ipiv = BigInt.asIntN(64, onDevice(r.ipiv as DeviceStorage).ptr - BigInt(r.pivotStride * 4));
+    launchFusedRegions(dev, fused, a.dtype, count, r.b.maxCols, (p) => ({ kernel: kernelFor(dev, 'gesv-vsmall', p, () => gesvSmallVbatchedSource(p)), layout: gesvLayout(p) }),
+      [arg.ptr(ipiv), arg.i32(r.pivotStride), arg.ptr(work), arg.i32(count)]);
     launchGetrfRegions(dev, designs, launches, tables, { ipiv: onDevice(r.ipiv as DeviceStorage), pivotStride: r.pivotStride, work }, count, nMax, nMax);
-    const members = trsmDeviceClassify(dev, frame, 'left', a, r.b, 0n, codes);
+    const members = trsmDeviceClassify(dev, frame, 'left', a, r.b, 0n, codes, fused.launches.length > 0 ? SMALL_MAX_N : -1);
     luSolves(dev, members, 'N', opts, (inverse) => interchange(dev, r, plan, table, codes, inverse));
     dev.copy(work, 1, onDevice(r.info as DeviceStorage), 0, count);
   });

@@ -34,17 +34,21 @@ export interface PosvSmallParams extends FusedSolveParams {
 }
 
 /**
- * posv's class kernel of a variable-size batch (classes up to 32, generate-vsmall.ts): `n` is the
+ * gesv's class kernel of a variable-size batch (classes up to 32, generate-vsmall.ts): `n` is the
  * class bound, `rhs` the right-hand sides per pass for the class's widest B, `more` whether a member
  * has more than that.
  */
-export interface PosvVbatchedParams {
+export interface FusedVbatchedParams {
   readonly dtype: DType;
   readonly n: number;
-  readonly uplo: Uplo;
   readonly warps: number;
   readonly rhs: number;
   readonly more: boolean;
+}
+
+/** posv's class kernel: gesv's parameters and the stored triangle. */
+export interface PosvVbatchedParams extends FusedVbatchedParams {
+  readonly uplo: Uplo;
 }
 
 /** potrs / getrs for n <= 32: the factor read once into registers, both sweeps by shuffles. */

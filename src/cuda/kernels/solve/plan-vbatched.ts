@@ -1,35 +1,46 @@
 /**
- * Pure: the fused class launches of a variable-size batched posv (generate-vsmall.ts). The members
- * of order up to SMALL_MAX_N (n = 0 too: its info is written 0) go to the classes of
+ * Pure: the fused class launches of a variable-size batched posv or gesv (generate-vsmall.ts). The
+ * members of order up to SMALL_MAX_N (n = 0 too: its info is written 0) go to the classes of
  * common/vbatch.ts that hold them (8, 16, 24, 32), each with the uniform fused kernel's warps for
- * its bound and right-hand sides per pass for its widest B; the larger members are left to potrf's
- * and trsm's class paths (`place` -1).
+ * its bound; the larger members are left to the factorisation's and trsm's class paths (`place` -1).
+ *
+ * Right-hand sides: FUSED_RHS of them ride through the factorisation (the bordered columns), the
+ * rest go in further passes. That number is fixed, not the class's widest B, so that a member's
+ * arithmetic does not depend on the other members (nor, on device sizes, on the maxima): the
+ * bordered columns and the passes round differently, and the device form must equal the host
+ * form bit for bit.
  */
 import type { DType } from '../../../core/dtype.js';
-import type { Uplo } from '../../../core/enums.js';
 import type { HostFrame } from '../common/host-scratch.js';
 import { int32s } from '../common/members.js';
 import { NO_WORK, planClasses, type SizeClass } from '../common/vbatch.js';
 import { SMALL_MAX_N, smallWarps } from '../common/warp-slots.js';
-import { rhsPerPass } from './generate-small.js';
-import type { PosvVbatchedParams } from './params.js';
+import { RHS_MAX } from './generate-small.js';
+import type { FusedVbatchedParams } from './params.js';
 
-export interface VbatchedPosvSmallProblem {
+/** Right-hand sides carried through the factorisation by the fused class kernels (generate-small.ts's most). */
+export const FUSED_RHS = RHS_MAX;
+
+/** The fused kernel of a class of bound `bound` whose widest B (or the maxima's) has `nrhsMax` columns. */
+export function fusedParams(dtype: DType, bound: number, nrhsMax: number): FusedVbatchedParams {
+  return { dtype, n: bound, warps: smallWarps(bound), rhs: FUSED_RHS, more: nrhsMax > FUSED_RHS };
+}
+
+export interface VbatchedFusedProblem {
   readonly dtype: DType;
-  readonly uplo: Uplo;
   /** Per member: A's order and B's columns. */
   readonly orders: Int32Array;
   readonly nrhs: Int32Array;
 }
 
-export interface VbatchedPosvSmallLaunch extends SizeClass {
-  readonly params: PosvVbatchedParams;
+export interface VbatchedFusedLaunch extends SizeClass {
+  readonly params: FusedVbatchedParams;
   /** The class's widest B (the passes over right-hand sides run to it). */
   readonly nrhsMax: number;
 }
 
-export interface VbatchedPosvSmallPlan {
-  readonly launches: readonly VbatchedPosvSmallLaunch[];
+export interface VbatchedFusedPlan {
+  readonly launches: readonly VbatchedFusedLaunch[];
   /** The launches' members one after another (their `members` are views of it). */
   readonly order: Int32Array;
   /** Per batch index, its place in `order` (-1: not a fused member). */
@@ -37,14 +48,13 @@ export interface VbatchedPosvSmallPlan {
 }
 
 /** `frame`: the plan's member arrays come from it; absent, fresh ones. */
-export function planVbatchedPosvSmall(p: VbatchedPosvSmallProblem, frame?: HostFrame): VbatchedPosvSmallPlan {
+export function planVbatchedFused(p: VbatchedFusedProblem, frame?: HostFrame): VbatchedFusedPlan {
   const sizes = int32s(p.orders.length, frame);
   smallOrders(p.orders, sizes);
   const { classes, order, place } = planClasses(sizes, frame);
-  const launches = classes.map((c): VbatchedPosvSmallLaunch => {
+  const launches = classes.map((c): VbatchedFusedLaunch => {
     const nrhsMax = largestOf(p.nrhs, c.members);
-    const rhs = rhsPerPass(nrhsMax);
-    return { ...c, nrhsMax, params: { dtype: p.dtype, n: c.bound, uplo: p.uplo, warps: smallWarps(c.bound), rhs, more: nrhsMax > rhs } };
+    return { ...c, nrhsMax, params: fusedParams(p.dtype, c.bound, nrhsMax) };
   });
   return { launches, order, place };
 }

@@ -8,7 +8,8 @@
  *   member with something to solve (t > 0, B's other dimension nvec > 0) to its class's region: the
  *   rows the class leaf reads (pointers A, B; ints t, nvec, ldA, ldB). Where `skip` is given, a
  *   member with skip[i] != 0 is left out (the solves of potrs and posv pass their codes, posv's after
- *   potrf: a failed member's B is never touched);
+ *   potrf: a failed member's B is never touched), and so is one whose triangle's order is at most
+ *   `taken` (posv's and gesv's fused classes have solved it; -1 for none);
  * - the rows of an update step: one thread a row of a class's region cuts the member's blocks of the
  *   step (plan-vbatched.ts memberUpdateOf, the rule of blocks.ts updateOf on the spans cut at the
  *   member's triangle) and appends the member's GEMM row (gemm's generate-vbatched.ts: pointers A,
@@ -47,7 +48,8 @@ extern "C" __global__ void __launch_bounds__(${CLASSIFY_THREADS}) ${entry}(
     ${batchParameters('a')},
     ${batchParameters('b')},
     int count, long long regionRows,
-    long long* __restrict__ ptrs, int* __restrict__ dims, int* __restrict__ counters, int* __restrict__ info, const int* __restrict__ skip)
+    long long* __restrict__ ptrs, int* __restrict__ dims, int* __restrict__ counters, int* __restrict__ info, const int* __restrict__ skip,
+    int taken)
 {
   const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= count) return;
@@ -63,7 +65,7 @@ extern "C" __global__ void __launch_bounds__(${CLASSIFY_THREADS}) ${entry}(
   else if (bLd[i] < max(1, m)) code = -11;
   if (info != nullptr) info[i] = code;
   if (code != 0 || (skip != nullptr && skip[i] != 0)) return;   // invalid (left untouched, reported) or skipped
-  if (t == 0 || nvec == 0) return;                                // nothing to solve
+  if (t == 0 || nvec == 0 || t <= taken) return;                  // nothing to solve, or solved elsewhere (taken)
   const int region = vclassOf(t);
   const long long row = region * regionRows + atomicAdd(&counters[region], 1);
   long long* p = ptrs + ${TRSM_VBATCH_POINTERS} * row;

@@ -69,18 +69,23 @@ function trsmDeviceBounds(side: Side, a: DeviceVariableBatch, b: DeviceVariableB
 /**
  * Zeroed tables from `frame` (the caller's workspace frame, the innermost open one until the
  * solves are enqueued) and the classification of `a` (triangles) and `b` on `side`: codes to
- * `info` (an address; 0: not written), members with skip[i] != 0 left out (`skip` an address; 0: none).
+ * `info` (an address; 0: not written), members with skip[i] != 0 left out (`skip` an address; 0: none),
+ * and those whose triangle's order is at most `taken` (posv's and gesv's fused classes solve them;
+ * -1: none), with the regions of classes whose bound is at most `taken`, which no member reaches.
  */
-export function trsmDeviceClassify(dev: GpuDevice, frame: WorkspaceFrame, side: Side, a: DeviceVariableBatch, b: DeviceVariableBatch, info: bigint, skip: bigint): TrsmDeviceMembers {
+export function trsmDeviceClassify(
+  dev: GpuDevice, frame: WorkspaceFrame, side: Side, a: DeviceVariableBatch, b: DeviceVariableBatch, info: bigint, skip: bigint, taken = -1,
+): TrsmDeviceMembers {
   const count = b.count;
   const bounds = trsmDeviceBounds(side, a, b);
-  const { launches, regions } = deviceRegions(bounds.t);
+  const { launches: all, regions } = deviceRegions(bounds.t);
+  const launches = all.filter((l) => l.bound > taken);
   const tables = takeDeviceTables(dev, frame, regions, count, TRSM_VBATCH_POINTERS, TRSM_VBATCH_INTS, 'zeroed');
   const cp: TrsmClassifyParams = { side };
   const classify = kernelFor(dev, 'trsm-vclassify', cp, () => generateTrsmClassify(cp));
   launchPerMember(classify, count, [
     ...batchArgs(a), ...batchArgs(b), arg.i32(count), arg.i64(count),
-    arg.ptr(tables.pointers), arg.ptr(tables.ints), arg.ptr(tables.counters), arg.ptr(info), arg.ptr(skip),
+    arg.ptr(tables.pointers), arg.ptr(tables.ints), arg.ptr(tables.counters), arg.ptr(info), arg.ptr(skip), arg.i32(taken),
   ]);
   return { dtype: b.dtype, count, tables, frame, launches, nvecMax: bounds.nvec };
 }
