@@ -67,6 +67,22 @@ export function sweep(down: boolean, elem: string, lane: string, scale: string, 
     }`;
 }
 
+/**
+ * posv's forward sweep L y = b over further columns x[RB] (z[RB] gets L(r,r) y(r, c)), with the
+ * factor's rows in rA and 1 / L(r,r) in rinv: the uniform and the class kernels' one text.
+ */
+export const choleskyForward = `// L y = b: row k's value at step k is L(k,k) y(k) = z(k); y(k) = z(k) / L(k,k) goes to the others.
+#pragma unroll
+    for (int k = 0; k < N; ++k) {
+      const real tk = rA[k];
+#pragma unroll
+      for (int c = 0; c < RB; ++c) {
+        const real yk = __shfl_sync(${FULL}, x[c] * rinv, base + k);
+        if (r == k) z[c] = x[c];
+        x[c] = fmaReal(-tk, yk, x[c]);
+      }
+    }`;
+
 export function posvSmallSource(p: PosvSmallParams): KernelSource {
   const rb = rbOf(p);
   const entry = `posv_${precisionLetter(p.dtype)}_${p.uplo === 'lower' ? 'l' : 'u'}_n${p.n}_r${rb}${p.more ? 'm' : ''}_${kindTag(p.kindA)}${kindTag(p.kindB)}_w${p.warps}`;
@@ -112,17 +128,7 @@ ${p.more ? `  for (int q0 = RB; q0 < nrhs; q0 += RB) {          // further colum
     real x[RB], z[RB], w[RB];
 #pragma unroll
     for (int c = 0; c < RB; ++c) { x[c] = (solve && q0 + c < nrhs) ? b[r + (long long)(q0 + c) * ldB] : real(0); z[c] = real(0); w[c] = real(0); }
-    // L y = b: row k's value at step k is L(k,k) y(k) = z(k); y(k) = z(k) / L(k,k) goes to the others.
-#pragma unroll
-    for (int k = 0; k < N; ++k) {
-      const real tk = rA[k];
-#pragma unroll
-      for (int c = 0; c < RB; ++c) {
-        const real yk = __shfl_sync(${FULL}, x[c] * rinv, base + k);
-        if (r == k) z[c] = x[c];
-        x[c] = fmaReal(-tk, yk, x[c]);
-      }
-    }
+    ${choleskyForward}
     ${backward('z', 'w')}
     if (solve) {
 #pragma unroll

@@ -30,7 +30,7 @@ import { precisionLetter } from '../common/precision.js';
 import { slotSetup, smallPrelude } from '../common/warp-slots.js';
 import { choleskyRowsSource, loadMemberRows, storeFactorRows } from '../potrf/index.js';
 import { luPrelude } from '../getrf/index.js';
-import { gesvLayout, posvLayout, rbOf, sweep } from './generate-small.js';
+import { choleskyForward, gesvLayout, posvLayout, rbOf, sweep } from './generate-small.js';
 import type { FusedVbatchedParams, PosvVbatchedParams } from './params.js';
 
 const FULL = '0xffffffffu';
@@ -103,17 +103,7 @@ ${p.more ? `  for (int q0 = RB; q0 < passes; q0 += RB) {       // further column
     real x[RB], z[RB], w[RB];
 #pragma unroll
     for (int c = 0; c < RB; ++c) { x[c] = (solve && q0 + c < nrhs) ? ${column('q0 + c')} : real(0); z[c] = real(0); w[c] = real(0); }
-    // L y = b: row k's value at step k is L(k,k) y(k) = z(k); y(k) = z(k) / L(k,k) goes to the others.
-#pragma unroll
-    for (int k = 0; k < N; ++k) {
-      const real tk = rA[k];
-#pragma unroll
-      for (int c = 0; c < RB; ++c) {
-        const real yk = __shfl_sync(${FULL}, x[c] * rinv, base + k);
-        if (r == k) z[c] = x[c];
-        x[c] = fmaReal(-tk, yk, x[c]);
-      }
-    }
+    ${choleskyForward}
     ${backward('z', 'w')}
     if (solve) {
 #pragma unroll
