@@ -154,14 +154,15 @@ export function gesvVbatchedCuda(dev: GpuDevice, r: GesvRequest<DeviceArray, Dev
     // A's and B's members read once, for the factorisations and both solves.
     const dtype = deviceDtype(r.b);
     const fa = memberFields(r.a, frame), fb = memberFields(r.b, frame);
-    const { restA, restB } = fusedClasses(dev, dtype, fa, fb, frame, (p, at, n) => {
+    fusedClasses(dev, dtype, fa, fb, frame, (p, at, n) => {
       kernelFor(dev, 'gesv-vsmall', p, () => gesvSmallVbatchedSource(p)).launch(vbatchedFusedLaunch(gesvLayout(p), p, n), [
         arg.ptr(at.pointers), arg.ptr(at.ints), arg.ptr(r.ipiv), arg.i32(r.pivotStride), arg.ptr(r.info), arg.i32(n)]);
+    }, (restA, restB) => {
+      const { kept, launches } = interchangePlan(dev, dtype, restB, frame);
+      getrfVbatchedFields(dev, { a: r.a, ipiv: r.ipiv, pivotStride: r.pivotStride, info: r.info }, restA);
+      keepingFailed(dev, dtype, restB, kept, r.info, (tables) =>
+        luSolves(dev, 'N', r.a, r.b, restA, restB, frame, () => permute(dev, dtype, tables, COPY_VBATCH_POINTERS, launches, r, r.info, false)));
     });
-    const { kept, launches } = interchangePlan(dev, dtype, restB, frame);
-    getrfVbatchedFields(dev, { a: r.a, ipiv: r.ipiv, pivotStride: r.pivotStride, info: r.info }, restA);
-    keepingFailed(dev, dtype, restB, kept, r.info, (tables) =>
-      luSolves(dev, 'N', r.a, r.b, restA, restB, frame, () => permute(dev, dtype, tables, COPY_VBATCH_POINTERS, launches, r, r.info, false)));
   } finally {
     frame.end();
   }

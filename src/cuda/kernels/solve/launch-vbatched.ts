@@ -77,13 +77,14 @@ export function posvVbatchedCuda(dev: GpuDevice, r: PosvRequest<DeviceArray, Dev
   try {
     const dtype = deviceDtype(r.b);
     const fa = memberFields(r.a, frame), fb = memberFields(r.b, frame);
-    const { restA, restB } = fusedClasses(dev, dtype, fa, fb, frame, (params, at, n) => {
+    fusedClasses(dev, dtype, fa, fb, frame, (params, at, n) => {
       const p = { ...params, uplo: r.uplo };
       kernelFor(dev, 'posv-vsmall', p, () => posvSmallVbatchedSource(p)).launch(vbatchedFusedLaunch(posvLayout(p), p, n),
         [arg.ptr(at.pointers), arg.ptr(at.ints), arg.ptr(r.info), arg.i32(n)]);
+    }, (restA, restB) => {
+      potrfVbatchedFields(dev, { uplo: r.uplo, a: r.a, info: r.info }, restA);
+      keepingFailed(dev, dtype, restB, keptMembers(restB, frame), r.info, () => choleskySolves(dev, r.uplo, r.a, r.b, restA, restB, frame));
     });
-    potrfVbatchedFields(dev, { uplo: r.uplo, a: r.a, info: r.info }, restA);
-    keepingFailed(dev, dtype, restB, keptMembers(restB, frame), r.info, () => choleskySolves(dev, r.uplo, r.a, r.b, restA, restB, frame));
   } finally {
     frame.end();
   }
@@ -92,16 +93,18 @@ export function posvVbatchedCuda(dev: GpuDevice, r: PosvRequest<DeviceArray, Dev
 /**
  * posv's and gesv's members of order up to 32 on their fused class kernels: the plan
  * (planVbatchedFused), the tables (A, B; n, ldA, nrhs, ldB, batch index) uploaded once, and
- * `launch` per class (its parameters, its first member's table entries, its members).
- * Returns the fields of the rest: the fused members with the shape -1 x -1 in A (no order for the
- * factorisation's plan: common/vbatch.ts NO_WORK) and 0 x 0 in B (nothing for the solves and copies).
+ * `launch` per class (its parameters, its first member's table entries, its members); then `rest`
+ * on the fields of the others: the fused members with the shape -1 x -1 in A (no order for the
+ * factorisation's plan: common/vbatch.ts NO_WORK) and 0 x 0 in B (nothing for the solves and
+ * copies). The tables are released (a wait) once `rest` has enqueued its work too.
  */
 export function fusedClasses(
   dev: GpuDevice, dtype: DType, fa: MemberFields, fb: MemberFields, frame: HostFrame,
   launch: (params: FusedVbatchedParams, at: { readonly pointers: bigint; readonly ints: bigint }, n: number) => void,
-): { restA: MemberFields; restB: MemberFields } {
+  rest: (restA: MemberFields, restB: MemberFields) => void,
+): void {
   const plan = planVbatchedFused({ dtype, orders: fa.rows, nrhs: fb.cols }, frame);
-  if (plan.launches.length === 0) return { restA: fa, restB: fb };
+  if (plan.launches.length === 0) { rest(fa, fb); return; }
   const bytes = elementBytes(dtype);
   const tables = uploadBuiltTables(dev, FUSED_VBATCH_POINTERS, FUSED_VBATCH_INTS, (f) => fusedTables(plan, fa, fb, bytes, f));
   try {
@@ -110,10 +113,10 @@ export function fusedClasses(
       launch(l.params, tables.at(first), l.members.length);
       first += l.members.length;
     }
+    rest(without(fa, plan.place, -1, frame), without(fb, plan.place, 0, frame));
   } finally {
     releaseMemberTables(dev, tables);
   }
-  return { restA: without(fa, plan.place, -1, frame), restB: without(fb, plan.place, 0, frame) };
 }
 
 /** `f` with the members placed in `place` (>= 0) of shape `side` x `side`: copies of rows and cols alone, from `frame`. */
