@@ -95,7 +95,7 @@ export function posvVbatchedCuda(dev: GpuDevice, r: PosvRequest<DeviceArray, Dev
  * (planVbatchedFused), the tables (A, B; n, ldA, nrhs, ldB, batch index) uploaded once, and
  * `launch` per class (its parameters, its first member's table entries, its members); then `rest`
  * on the fields of the others: the fused members with the shape -1 x -1 in A (no order for the
- * factorisation's plan: common/vbatch.ts NO_WORK) and 0 x 0 in B (nothing for the solves and
+ * factorisation's plan: common/vbatch.ts NO_WORK) and no rows in B (nothing for the solves and
  * copies). The tables are released (a wait) once `rest` has enqueued its work too.
  */
 export function fusedClasses(
@@ -113,23 +113,29 @@ export function fusedClasses(
       launch(l.params, tables.at(first), l.members.length);
       first += l.members.length;
     }
-    rest(without(fa, plan.place, -1, frame), without(fb, plan.place, 0, frame));
+    const restA = { ...fa, rows: frame.int32(fa.count), cols: frame.int32(fa.count) };
+    const restB = { ...fb, rows: frame.int32(fb.count) };
+    withoutFused(plan.place, fa, fb, restA, restB);
+    rest(restA, restB);
   } finally {
     releaseMemberTables(dev, tables);
   }
 }
 
-/** `f` with the members placed in `place` (>= 0) of shape `side` x `side`: copies of rows and cols alone, from `frame`. */
-function without(f: MemberFields, place: Int32Array, side: number, frame: HostFrame): MemberFields {
-  const rows = frame.int32(f.count), cols = frame.int32(f.count);
-  masked(f.rows, place, side, rows);
-  masked(f.cols, place, side, cols);
-  return { ...f, rows, cols };
-}
-
-/** without's loop, alone in its function (no code after the loop that never ran). */
-function masked(values: Int32Array, place: Int32Array, value: number, out: Int32Array): void {
-  for (let i = 0; i < values.length; i++) out[i] = place[i]! >= 0 ? value : values[i]!;
+/**
+ * The rest's shapes in one pass: the members placed in `place` (>= 0, the fused ones) -1 x -1 in A
+ * (getrf's size is min(m, n) = -1, NO_WORK, and potrf's order -1) and of 0 rows in B (nothing to
+ * solve or copy: rows x cols = 0, trsm's triangle 0), the others as in `fa` and `fb`. Alone in its
+ * function (no code after the loop that never ran).
+ */
+function withoutFused(place: Int32Array, fa: MemberFields, fb: MemberFields, restA: MemberFields, restB: MemberFields): void {
+  const aRows = fa.rows, aCols = fa.cols, bRows = fb.rows;
+  const rRows = restA.rows, rCols = restA.cols, sRows = restB.rows;
+  for (let i = 0; i < place.length; i++) {
+    const fused = place[i]! >= 0;
+    rRows[i] = fused ? -1 : aRows[i]!; rCols[i] = fused ? -1 : aCols[i]!;
+    sRows[i] = fused ? 0 : bRows[i]!;
+  }
 }
 
 /** The launch of a fused class kernel (`layout`: posvLayout or gesvLayout of `p`) over `n` members (several a warp where the class is narrow). */

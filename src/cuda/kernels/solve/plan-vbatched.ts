@@ -50,23 +50,31 @@ export interface VbatchedFusedPlan {
 /** `frame`: the plan's member arrays come from it; absent, fresh ones. */
 export function planVbatchedFused(p: VbatchedFusedProblem, frame?: HostFrame): VbatchedFusedPlan {
   const sizes = int32s(p.orders.length, frame);
-  smallOrders(p.orders, sizes);
+  const widest = new Int32Array(SMALL_MAX_N / CLASS_STEP);
+  smallOrders(p.orders, p.nrhs, sizes, widest);
   const { classes, order, place } = planClasses(sizes, frame);
   const launches = classes.map((c): VbatchedFusedLaunch => {
-    const nrhsMax = largestOf(p.nrhs, c.members);
+    const nrhsMax = widest[c.bound / CLASS_STEP - 1]!;
     return { ...c, nrhsMax, params: fusedParams(p.dtype, c.bound, nrhsMax) };
   });
   return { launches, order, place };
 }
 
-/** sizes[i] := orders[i] where it is at most SMALL_MAX_N, else NO_WORK (alone in its function: no code after the loop that never ran). */
-function smallOrders(orders: Int32Array, sizes: Int32Array): void {
-  for (let i = 0; i < orders.length; i++) sizes[i] = orders[i]! <= SMALL_MAX_N ? orders[i]! : NO_WORK;
-}
+/** The classes up to 32 are the multiples of this (common/vbatch.ts; order 0 in the first). */
+const CLASS_STEP = 8;
 
-/** The largest values[i] over i in `members` (0 for none). */
-function largestOf(values: Int32Array, members: Int32Array): number {
-  let most = 0;
-  for (let m = 0; m < members.length; m++) { const v = values[members[m]!]!; if (v > most) most = v; }
-  return most;
+/**
+ * sizes[i] := orders[i] where it is at most SMALL_MAX_N, else NO_WORK; widest[c] := the most columns
+ * of B among the members of class (c + 1) * CLASS_STEP. One pass, alone in its function (no code
+ * after the loop that never ran).
+ */
+function smallOrders(orders: Int32Array, nrhs: Int32Array, sizes: Int32Array, widest: Int32Array): void {
+  for (let i = 0; i < orders.length; i++) {
+    const d = orders[i]!;
+    if (d > SMALL_MAX_N) { sizes[i] = NO_WORK; continue; }
+    sizes[i] = d;
+    const c = d === 0 ? 0 : (d - 1) >> 3;           // (d - 1) / CLASS_STEP: order 0 in the first class
+    const w = nrhs[i]!;
+    if (w > widest[c]!) widest[c] = w;
+  }
 }
