@@ -141,7 +141,7 @@ export function gesvDeviceVariableCuda(dev: GpuDevice, r: DeviceVariableLuSolveR
     launchFusedRegions(dev, fused, a.dtype, count, r.b.maxCols, (p) => ({ kernel: kernelFor(dev, 'gesv-vsmall', p, () => gesvSmallVbatchedSource(p)), layout: gesvLayout(p) }),
       [arg.ptr(ipiv), arg.i32(r.pivotStride), arg.ptr(work), arg.i32(count)]);
     launchGetrfRegions(dev, designs, launches, tables, { ipiv: onDevice(r.ipiv as DeviceStorage), pivotStride: r.pivotStride, work }, count, nMax, nMax);
-    const members = trsmDeviceClassify(dev, frame, 'left', a, r.b, 0n, codes, fused.launches.length > 0 ? SMALL_MAX_N : -1);
+    const members = trsmDeviceClassify(dev, frame, 'left', a, r.b, 0n, codes, fused.taken);
     luSolves(dev, members, 'N', opts, (inverse) => interchange(dev, r, plan, table, codes, inverse));
     dev.copy(work, 1, onDevice(r.info as DeviceStorage), 0, count);
   });

@@ -55,21 +55,22 @@ const NO_FUSED: readonly KernelArg[] = [arg.ptr(0n), arg.ptr(0n), arg.ptr(0n), a
  * The fused classes of a device-sized posv or gesv: the regions of classes up to 32 among
  * `launches` (the others left to the factorisation), their tables from `frame` (zeroed: the class
  * kernels run over whole regions, a zero row is a member of order 0 at batch index 0, the sink),
- * and the check's arguments that file the members of order up to 32 there.
+ * the check's arguments that file the members of order up to `taken` there, and `taken` (32, or -1
+ * where no class is fused), the largest order the solves' classification leaves out.
  */
 export interface FusedDeviceClasses {
   readonly launches: readonly DeviceRegion[];
-  readonly rest: readonly DeviceRegion[];
   readonly tables: DeviceTables | undefined;
   readonly checkArgs: readonly KernelArg[];
+  readonly taken: number;
 }
 
 export function fusedDeviceClasses(dev: GpuDevice, frame: WorkspaceFrame, launches: readonly DeviceRegion[], count: number): FusedDeviceClasses {
-  const fused = launches.filter((l) => l.bound <= SMALL_MAX_N), rest = launches.filter((l) => l.bound > SMALL_MAX_N);
-  if (fused.length === 0) return { launches: fused, rest, tables: undefined, checkArgs: NO_FUSED };
+  const fused = launches.filter((l) => l.bound <= SMALL_MAX_N);
+  if (fused.length === 0) return { launches: fused, tables: undefined, checkArgs: NO_FUSED, taken: -1 };
   const regions = Math.max(...fused.map((l) => l.region)) + 1;
   const tables = takeDeviceTables(dev, frame, regions, count, FUSED_VBATCH_POINTERS, FUSED_VBATCH_INTS, 'zeroed');
-  return { launches: fused, rest, tables, checkArgs: [arg.ptr(tables.pointers), arg.ptr(tables.ints), arg.ptr(tables.counters), arg.i32(SMALL_MAX_N)] };
+  return { launches: fused, tables, checkArgs: [arg.ptr(tables.pointers), arg.ptr(tables.ints), arg.ptr(tables.counters), arg.i32(SMALL_MAX_N)], taken: SMALL_MAX_N };
 }
 
 /**
@@ -126,7 +127,7 @@ export function posvDeviceVariableCuda(dev: GpuDevice, r: DeviceVariableSolveReq
       return { kernel: kernelFor(dev, 'posv-vsmall', p, () => posvSmallVbatchedSource(p)), layout: posvLayout(p) };
     }, [arg.ptr(work), arg.i32(count)]);
     launchPotrfRegions(dev, designs, launches, tables, work, count);
-    const members = trsmDeviceClassify(dev, frame, 'left', a, b, 0n, codes, fused.launches.length > 0 ? SMALL_MAX_N : -1);
+    const members = trsmDeviceClassify(dev, frame, 'left', a, b, 0n, codes, fused.taken);
     choleskySolves(dev, members, r.uplo, {}, opts);
     dev.copy(work, 1, onDevice(r.info as DeviceStorage), 0, count);
   });

@@ -35,8 +35,8 @@ export interface PosvSmallParams extends FusedSolveParams {
 
 /**
  * gesv's class kernel of a variable-size batch (classes up to 32, generate-vsmall.ts): `n` is the
- * class bound, `rhs` the right-hand sides per pass for the class's widest B, `more` whether a member
- * has more than that.
+ * class bound, `rhs` the right-hand sides carried through the factorisation (plan-vbatched.ts
+ * FUSED_RHS, whatever the class), `more` whether a member may have more (the further passes' loop).
  */
 export interface FusedVbatchedParams {
   readonly dtype: DType;

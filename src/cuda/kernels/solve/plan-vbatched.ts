@@ -35,7 +35,7 @@ export interface VbatchedFusedProblem {
 
 export interface VbatchedFusedLaunch extends SizeClass {
   readonly params: FusedVbatchedParams;
-  /** The class's widest B (the passes over right-hand sides run to it). */
+  /** The class's widest B (whether its kernel has the further passes' loop; each warp runs it to its own members' widest). */
   readonly nrhsMax: number;
 }
 
