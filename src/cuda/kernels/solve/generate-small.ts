@@ -69,9 +69,9 @@ export function sweep(down: boolean, elem: string, lane: string, scale: string, 
 
 /**
  * posv's forward sweep L y = b over further columns x[RB] (z[RB] gets L(r,r) y(r, c)), with the
- * factor's rows in rA and 1 / L(r,r) in rinv: the uniform and the class kernels' one text.
+ * factor's rows in rA and 1 / L(r,r) in rinv (posvFurtherPass).
  */
-export const choleskyForward = `// L y = b: row k's value at step k is L(k,k) y(k) = z(k); y(k) = z(k) / L(k,k) goes to the others.
+const choleskyForward = `// L y = b: row k's value at step k is L(k,k) y(k) = z(k); y(k) = z(k) / L(k,k) goes to the others.
 #pragma unroll
     for (int k = 0; k < N; ++k) {
       const real tk = rA[k];
@@ -82,6 +82,47 @@ export const choleskyForward = `// L y = b: row k's value at step k is L(k,k) y(
         x[c] = fmaReal(-tk, yk, x[c]);
       }
     }`;
+
+/**
+ * posv after the bordered rows are loaded: the Cholesky of [A | B(:, 0..RB)], then the backward sweep
+ * of those RB columns and their store (the factor stored in between where `storeFactor` says), the
+ * uniform and the class kernels' one text. `row`: whether this thread holds a row of the matrix;
+ * `guard`: the condition before a column's store ('' for none); `element`: B's element of this
+ * thread's row in column c.
+ */
+export function posvBorderedSolve(backward: (z: string, out: string) => string, row: string, storeFactor: string, guard: string, element: string): string {
+  return `  real dOwn = real(1), rinv = real(0);
+  const int fail = choleskyRows(rA, r, c0, c1, dOwn, rinv);
+  const real rdd = rinv * rinv;                     // 1 / L(r,r)^2
+  const bool solve = ${row} && fail == 0;
+${storeFactor}
+  {
+    real z[RB], x[RB];
+#pragma unroll
+    for (int c = 0; c < RB; ++c) { z[c] = rA[N + c]; x[c] = real(0); }   // L(r,r) y(r, c)
+    ${backward('z', 'x')}
+    if (solve) {
+#pragma unroll
+      for (int c = 0; c < RB; ++c) ${guard}${element} = x[c];
+    }
+  }`;
+}
+
+/**
+ * The body of posv's further pass over columns q0 ... q0 + RB - 1 (its loop header is the caller's):
+ * load, forward and backward sweeps, store; `element`: B's element of this thread's row in column q0 + c.
+ */
+export function posvFurtherPass(backward: (z: string, out: string) => string, element: string): string {
+  return `    real x[RB], z[RB], w[RB];
+#pragma unroll
+    for (int c = 0; c < RB; ++c) { x[c] = (solve && q0 + c < nrhs) ? ${element} : real(0); z[c] = real(0); w[c] = real(0); }
+    ${choleskyForward}
+    ${backward('z', 'w')}
+    if (solve) {
+#pragma unroll
+      for (int c = 0; c < RB; ++c) if (q0 + c < nrhs) ${element} = w[c];
+    }`;
+}
 
 export function posvSmallSource(p: PosvSmallParams): KernelSource {
   const rb = rbOf(p);
@@ -109,31 +150,9 @@ ${loadFactorRows(p.uplo, 'a', 'ldA', 'NA')}
 #pragma unroll
     for (int c = 0; c < RB; ++c) rA[N + c] = b[r + (long long)c * ldB];
   }
-  real dOwn = real(1), rinv = real(0);
-  const int fail = choleskyRows(rA, r, c0, c1, dOwn, rinv);
-  const real rdd = rinv * rinv;                     // 1 / L(r,r)^2
-  const bool solve = valid && fail == 0;
-${lower ? storeFactor : ''}
-  {
-    real z[RB], x[RB];
-#pragma unroll
-    for (int c = 0; c < RB; ++c) { z[c] = rA[N + c]; x[c] = real(0); }   // L(r,r) y(r, c)
-    ${backward('z', 'x')}
-    if (solve) {
-#pragma unroll
-      for (int c = 0; c < RB; ++c) b[r + (long long)c * ldB] = x[c];
-    }
-  }
+${posvBorderedSolve(backward, 'valid', lower ? storeFactor : '', '', 'b[r + (long long)c * ldB]')}
 ${p.more ? `  for (int q0 = RB; q0 < nrhs; q0 += RB) {          // further columns: forward and backward sweeps
-    real x[RB], z[RB], w[RB];
-#pragma unroll
-    for (int c = 0; c < RB; ++c) { x[c] = (solve && q0 + c < nrhs) ? b[r + (long long)(q0 + c) * ldB] : real(0); z[c] = real(0); w[c] = real(0); }
-    ${choleskyForward}
-    ${backward('z', 'w')}
-    if (solve) {
-#pragma unroll
-      for (int c = 0; c < RB; ++c) if (q0 + c < nrhs) b[r + (long long)(q0 + c) * ldB] = w[c];
-    }
+${posvFurtherPass(backward, 'b[r + (long long)(q0 + c) * ldB]')}
   }
 ` : ''}
 ${lower ? '' : storeFactor}
@@ -144,11 +163,58 @@ ${lower ? '' : storeFactor}
   return { name: `${entry}.cu`, source, entry };
 }
 
+/** A column sweep over the rows' positions of an LU (`sweep` with that matrix's elem, lane map and row): (down, scale, x, out). */
+export type PositionSweep = (down: boolean, scale: string, x: string, out: string) => string;
+
+/**
+ * gesv after luRows: each position's lane and pivot, then the backward sweep of the bordered columns
+ * and their store, the uniform and the class kernels' one text. `row`: whether this thread holds a
+ * row; `guard`: the condition before a column's store ('' for none); `element`: B's element at row pos,
+ * column c.
+ */
+export function gesvBorderedSolve(swept: PositionSweep, row: string, guard: string, element: string): string {
+  return `  // The lane of each position, in the buffer the last step did not use (all reads of it are done).
+  int* lmap = reinterpret_cast<int*>((STEPS & 1) ? c1 : c0);
+  if (${row}) lmap[pos] = lane;
+  __syncwarp();
+  real diag = real(1);
+#pragma unroll
+  for (int k = 0; k < ROWS; ++k) if (pos == k) diag = rA[k];
+  const real rinv = real(1) / diag;                 // 1 / U(pos, pos)
+  const bool solve = ${row} && inf == 0;
+  {
+    real z[RB], x[RB];
+#pragma unroll
+    for (int c = 0; c < RB; ++c) { z[c] = rA[ROWS + c]; x[c] = real(0); }   // y(pos, c) = (L \\ P b)(pos)
+    ${swept(false, 'rinv', 'z', 'x')}
+    if (solve) {
+#pragma unroll
+      for (int c = 0; c < RB; ++c) ${guard}${element} = x[c];
+    }
+  }`;
+}
+
+/**
+ * The body of gesv's further pass over columns q0 ... q0 + RB - 1 (its loop header is the caller's):
+ * `load` B's element at row r, `store` at row pos (row r of B is row pos of P B), column q0 + c.
+ */
+export function gesvFurtherPass(swept: PositionSweep, load: string, store: string): string {
+  return `    real x[RB], z[RB], w[RB];
+#pragma unroll
+    for (int c = 0; c < RB; ++c) { x[c] = (solve && q0 + c < nrhs) ? ${load} : real(0); z[c] = real(0); w[c] = real(0); }
+    ${swept(true, '', 'x', 'z')}
+    ${swept(false, 'rinv', 'z', 'w')}
+    if (solve) {
+#pragma unroll
+      for (int c = 0; c < RB; ++c) if (q0 + c < nrhs) ${store} = w[c];
+    }`;
+}
+
 export function gesvSmallSource(p: FusedSolveParams): KernelSource {
   const rb = rbOf(p);
   const entry = `gesv_${precisionLetter(p.dtype)}_n${p.n}_r${rb}${p.more ? 'm' : ''}_${kindTag(p.kindA)}${kindTag(p.kindB)}_w${p.warps}`;
   // Rows are at positions `pos`; the lane of position k is lmap[k].
-  const backward = (z: string, out: string): string => sweep(false, 'rA[k]', 'lmap[k]', 'rinv', z, out, 'pos');
+  const swept: PositionSweep = (down, scale, x, out) => sweep(down, 'rA[k]', 'lmap[k]', scale, x, out, 'pos');
   const source = `${smallPrelude(gesvLayout(p))}
 ${luPrelude(p.dtype, p.n, p.n + rb)}
 constexpr int RB = ${rb};
@@ -173,35 +239,9 @@ ${slotSetup()}
 #pragma unroll
     for (int j = 0; j < ROWS; ++j) a[pos + (long long)j * ldA] = rA[j];
   }
-  // The lane of each position, in the buffer the last step did not use (all reads of it are done).
-  int* lmap = reinterpret_cast<int*>((STEPS & 1) ? c1 : c0);
-  if (hasRow) lmap[pos] = lane;
-  __syncwarp();
-  real diag = real(1);
-#pragma unroll
-  for (int k = 0; k < ROWS; ++k) if (pos == k) diag = rA[k];
-  const real rinv = real(1) / diag;                 // 1 / U(pos, pos)
-  const bool solve = hasRow && inf == 0;
-  {
-    real z[RB], x[RB];
-#pragma unroll
-    for (int c = 0; c < RB; ++c) { z[c] = rA[ROWS + c]; x[c] = real(0); }   // y(pos, c) = (L \\ P b)(pos)
-    ${backward('z', 'x')}
-    if (solve) {
-#pragma unroll
-      for (int c = 0; c < RB; ++c) b[pos + (long long)c * ldB] = x[c];
-    }
-  }
+${gesvBorderedSolve(swept, 'hasRow', '', 'b[pos + (long long)c * ldB]')}
 ${p.more ? `  for (int q0 = RB; q0 < nrhs; q0 += RB) {          // further columns: row r of B is row pos of P B
-    real x[RB], z[RB], w[RB];
-#pragma unroll
-    for (int c = 0; c < RB; ++c) { x[c] = (solve && q0 + c < nrhs) ? b[r + (long long)(q0 + c) * ldB] : real(0); z[c] = real(0); w[c] = real(0); }
-    ${sweep(true, 'rA[k]', 'lmap[k]', '', 'x', 'z', 'pos')}
-    ${backward('z', 'w')}
-    if (solve) {
-#pragma unroll
-      for (int c = 0; c < RB; ++c) if (q0 + c < nrhs) b[pos + (long long)(q0 + c) * ldB] = w[c];
-    }
+${gesvFurtherPass(swept, 'b[r + (long long)(q0 + c) * ldB]', 'b[pos + (long long)(q0 + c) * ldB]')}
   }
 ` : ''}
   (void)nrhs;

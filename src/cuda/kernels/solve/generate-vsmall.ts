@@ -30,7 +30,7 @@ import { precisionLetter } from '../common/precision.js';
 import { slotSetup, smallPrelude } from '../common/warp-slots.js';
 import { choleskyRowsSource, loadMemberRows, storeFactorRows } from '../potrf/index.js';
 import { luPrelude } from '../getrf/index.js';
-import { choleskyForward, gesvLayout, posvLayout, rbOf, sweep } from './generate-small.js';
+import { gesvBorderedSolve, gesvFurtherPass, gesvLayout, posvBorderedSolve, posvFurtherPass, posvLayout, rbOf, sweep, type PositionSweep } from './generate-small.js';
 import type { FusedVbatchedParams, PosvVbatchedParams } from './params.js';
 
 const FULL = '0xffffffffu';
@@ -84,31 +84,9 @@ ${loadMemberRows(!lower, 'NA')}
 #pragma unroll
     for (int c = 0; c < RB; ++c) if (c < nrhs) rA[N + c] = ${column('c')};
   }
-  real dOwn = real(1), rinv = real(0);
-  const int fail = choleskyRows(rA, r, c0, c1, dOwn, rinv);
-  const real rdd = rinv * rinv;                     // 1 / L(r,r)^2
-  const bool solve = row && fail == 0;
-${lower ? storeFactor : ''}
-  {
-    real z[RB], x[RB];
-#pragma unroll
-    for (int c = 0; c < RB; ++c) { z[c] = rA[N + c]; x[c] = real(0); }   // L(r,r) y(r, c)
-    ${backward('z', 'x')}
-    if (solve) {
-#pragma unroll
-      for (int c = 0; c < RB; ++c) if (c < nrhs) ${column('c')} = x[c];
-    }
-  }
+${posvBorderedSolve(backward, 'row', lower ? storeFactor : '', 'if (c < nrhs) ', column('c'))}
 ${p.more ? `  for (int q0 = RB; q0 < passes; q0 += RB) {       // further columns: forward and backward sweeps
-    real x[RB], z[RB], w[RB];
-#pragma unroll
-    for (int c = 0; c < RB; ++c) { x[c] = (solve && q0 + c < nrhs) ? ${column('q0 + c')} : real(0); z[c] = real(0); w[c] = real(0); }
-    ${choleskyForward}
-    ${backward('z', 'w')}
-    if (solve) {
-#pragma unroll
-      for (int c = 0; c < RB; ++c) if (q0 + c < nrhs) ${column('q0 + c')} = w[c];
-    }
+${posvFurtherPass(backward, column('q0 + c'))}
   }
 ` : ''}
 ${lower ? '' : storeFactor}
@@ -123,8 +101,7 @@ export function gesvSmallVbatchedSource(p: FusedVbatchedParams): KernelSource {
   const rb = rbOf(p);
   const entry = `gesv_vsmall_${precisionLetter(p.dtype)}_c${p.n}_r${rb}${p.more ? 'm' : ''}_w${p.warps}`;
   // Rows are at positions `pos`; the lane of position k is lmap[k], written for k < nm only.
-  const swept = (down: boolean, scale: string, x: string, out: string): string =>
-    sweep(down, 'rA[k]', 'lmap[k]', scale, x, out, 'pos', 'k < nm');
+  const swept: PositionSweep = (down, scale, x, out) => sweep(down, 'rA[k]', 'lmap[k]', scale, x, out, 'pos', 'k < nm');
   const column = (row: string, q: string): string => `b[${row} + (long long)(${q}) * ldB]`;
   const source = `${smallPrelude(gesvLayout(p))}
 ${luPrelude(p.dtype, p.n, p.n + rb, undefined, true)}
@@ -150,35 +127,9 @@ ${memberPrologue}
 #pragma unroll
     for (int j = 0; j < ROWS; ++j) if (j < nm) a[pos + (long long)j * ldm] = rA[j];
   }
-  // The lane of each position, in the buffer the last step did not use (all reads of it are done).
-  int* lmap = reinterpret_cast<int*>((STEPS & 1) ? c1 : c0);
-  if (hasRow) lmap[pos] = lane;
-  __syncwarp();
-  real diag = real(1);
-#pragma unroll
-  for (int k = 0; k < ROWS; ++k) if (pos == k) diag = rA[k];
-  const real rinv = real(1) / diag;                 // 1 / U(pos, pos)
-  const bool solve = hasRow && inf == 0;
-  {
-    real z[RB], x[RB];
-#pragma unroll
-    for (int c = 0; c < RB; ++c) { z[c] = rA[ROWS + c]; x[c] = real(0); }   // y(pos, c) = (L \\ P b)(pos)
-    ${swept(false, 'rinv', 'z', 'x')}
-    if (solve) {
-#pragma unroll
-      for (int c = 0; c < RB; ++c) if (c < nrhs) ${column('pos', 'c')} = x[c];
-    }
-  }
+${gesvBorderedSolve(swept, 'hasRow', 'if (c < nrhs) ', column('pos', 'c'))}
 ${p.more ? `  for (int q0 = RB; q0 < passes; q0 += RB) {       // further columns: row r of B is row pos of P B
-    real x[RB], z[RB], w[RB];
-#pragma unroll
-    for (int c = 0; c < RB; ++c) { x[c] = (solve && q0 + c < nrhs) ? ${column('r', 'q0 + c')} : real(0); z[c] = real(0); w[c] = real(0); }
-    ${swept(true, '', 'x', 'z')}
-    ${swept(false, 'rinv', 'z', 'w')}
-    if (solve) {
-#pragma unroll
-      for (int c = 0; c < RB; ++c) if (q0 + c < nrhs) ${column('pos', 'q0 + c')} = w[c];
-    }
+${gesvFurtherPass(swept, column('r', 'q0 + c'), column('pos', 'q0 + c'))}
   }
 ` : ''}
   (void)passes;
