@@ -24,7 +24,7 @@ import { ormqrCovers, ormqrCuda } from './kernels/ormqr/index.js';
 import { potiCuda, potriCuda } from './kernels/poti/index.js';
 import { geqrfCuda, orgqrCuda, qrCovers } from './kernels/qr/index.js';
 import { potrfCuda, potrfDeviceVariableCuda, potrfVbatchedCovers, potrfVbatchedCuda } from './kernels/potrf/index.js';
-import { gesvCuda, gesvDeviceVariableCuda, gesvVbatchedCuda, getrsCuda, getrsDeviceVariableCuda, getrsVbatchedCuda, posvCuda, posvDeviceVariableCuda, posvVbatchedCuda, potrsCuda, potrsDeviceVariableCuda, potrsVbatchedCuda, solveVbatchedCovers } from './kernels/solve/index.js';
+import { gesvCuda, gesvDeviceVariableCuda, gesvVbatchedCuda, getrsCuda, getrsDeviceVariableCuda, getrsVbatchedCuda, posvCuda, posvDeviceVariableCuda, posvVbatchedCovers, posvVbatchedCuda, potrsCuda, potrsDeviceVariableCuda, potrsVbatchedCuda, solveVbatchedCovers } from './kernels/solve/index.js';
 import { lauumCuda } from './kernels/lauum/index.js';
 import { syrkCuda, syrkDeviceVariableCuda, syrkVbatchedCovers, syrkVbatchedCuda } from './kernels/syrk/index.js';
 import { syevTridiagCuda, tridiagServes } from './kernels/tridiag/index.js';
@@ -216,7 +216,7 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
     CPU,
   ],
   posv: [
-    { name: 'vbatched', covers: solveVbatchedCovers, run: posvVbatchedCuda },
+    { name: 'vbatched', covers: posvVbatchedCovers, run: posvVbatchedCuda },
     { name: 'posv', run: posvCuda },
     CPU,
   ],

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { variable, type VariableBatch } from '../../src/core/batch.js';
 import type { DType } from '../../src/core/dtype.js';
 import { memberFields } from '../../src/cuda/kernels/common/members.js';
-import { sizeClass } from '../../src/cuda/kernels/common/vbatch.js';
+import { sizeClass, VBATCH_MEMBERS_PER_SIZE_MAX, VBATCH_POSV_MEMBERS_PER_SIZE_MAX } from '../../src/cuda/kernels/common/vbatch.js';
 import { keptMembers, permuteLaunches, permuteVbatchedSharedBytes, permuteVbatchedSource } from '../../src/cuda/kernels/solve/index.js';
 import { choose, runRouted } from '../../src/cuda/router.js';
 import { PlanningDevice } from '../../src/cuda/runtime/planning-device.js';
@@ -64,9 +64,23 @@ test('routes: getrs and gesv on variable batches of several shapes take vbatched
     assert.equal(choose(op, req(two), dev, op).name, op, `${op}: force per size`);
     assert.equal(choose(op, req(same), dev, 'vbatched').name, 'vbatched', `${op}: force vbatched`);
   }
-  // Many members of few sizes: the per-size path pays (classPathPaysOf), as for posv.
+  // Many members of few sizes: the per-size path pays (classPathPaysOf).
   const many = members(dev, 'float64', Array.from({ length: 800 }, (_, i) => [4 + (i % 2), 2] as const));
   assert.equal(choose('gesv', { a: many.a, b: many.b, ipiv, pivotStride: 5, info }, dev).name, 'gesv');
+});
+
+test('routes: posv keeps the class path to VBATCH_POSV_MEMBERS_PER_SIZE_MAX members a size (its fused classes), the other solves to VBATCH_MEMBERS_PER_SIZE_MAX', () => {
+  assert.ok(VBATCH_POSV_MEMBERS_PER_SIZE_MAX > VBATCH_MEMBERS_PER_SIZE_MAX);
+  const dev = new LaunchCounter(H100);
+  const info = dev.alloc('int32', 1);
+  // 16 orders, each with `each` members: between the thresholds posv takes classes and gesv and potrs sizes; above both, every op sizes.
+  for (const [each, posvRoute] of [[VBATCH_MEMBERS_PER_SIZE_MAX + 1, 'vbatched'], [VBATCH_POSV_MEMBERS_PER_SIZE_MAX, 'vbatched'], [VBATCH_POSV_MEMBERS_PER_SIZE_MAX + 1, 'posv']] as const) {
+    const m = members(dev, 'float64', Array.from({ length: 16 * each }, (_, i) => [1 + (i % 16), 2] as const));
+    const ipiv = dev.alloc('int32', 16);
+    assert.equal(choose('posv', { uplo: 'lower', a: m.a, b: m.b, info }, dev).name, posvRoute, `posv, ${each} a size`);
+    assert.equal(choose('potrs', { uplo: 'lower', a: m.a, b: m.b }, dev).name, 'potrs', `potrs, ${each} a size`);
+    assert.equal(choose('gesv', { a: m.a, b: m.b, ipiv, pivotStride: 16, info }, dev).name, 'gesv', `gesv, ${each} a size`);
+  }
 });
 
 /** The recorded launches' entries, with the permutation's and the copies' marked. */

@@ -31,21 +31,31 @@ export const VBATCH_MAX = 512;
  * classes), so they pay only where the per-size path has many distinct sizes to launch. Measured on an H200 (2026-11-29, `myriad bench <op> --vbatched a|b --dtype both`): 20,000
  * square members over 512 sizes (39 a size) ran 5.3-7.0x faster by classes than per size; 200,000
  * over 64 sizes (3,125 a size) 0.09-0.89x. Those families take the class path where a variable
- * batch's members per distinct size average at most this, about the geometric middle of the two.
+ * batch's members per distinct size average at most this, about the geometric middle of the two
+ * (posv: VBATCH_POSV_MEMBERS_PER_SIZE_MAX).
  */
 export const VBATCH_MEMBERS_PER_SIZE_MAX = 350;
+
+/**
+ * posv's threshold: its members up to 32 take one fused launch a class (the factorisation and both
+ * sweeps), which the per-size path's three launches a size do not match. Measured on an H200
+ * (2026-12-01, `myriad bench posv --vbatched a --dtype float64 --ways vbatched,per-size`): 200,000
+ * members over 64 sizes (3,125 a size) took 43.2 ms by classes against 92.9 per size. gesv's fused
+ * classes only drew level there (64.5 against 64.0 ms), so gesv keeps the general threshold.
+ */
+export const VBATCH_POSV_MEMBERS_PER_SIZE_MAX = 3200;
 
 /**
  * Whether a batch pays on the class path: `keys[i]` is member i's size as the per-size path groups
  * it (a non-negative integer below 2^53; a covers' sizes read in one pass of their own), counted
  * distinct in one pass (a flat hash set: no Set entry per member).
  */
-export function classPathPaysOf(keys: Float64Array): boolean {
+export function classPathPaysOf(keys: Float64Array, membersPerSizeMax = VBATCH_MEMBERS_PER_SIZE_MAX): boolean {
   const seen = new DistinctKeys();
   const count = keys.length;
   for (let i = 0; i < count; i++) {
     seen.add(keys[i]!);
-    if (count <= VBATCH_MEMBERS_PER_SIZE_MAX * seen.size) return true;
+    if (count <= membersPerSizeMax * seen.size) return true;
   }
   return false;
 }
@@ -55,10 +65,10 @@ export function classPathPaysOf(keys: Float64Array): boolean {
  * on every call, and a fresh array of 200,000 keys per call costs more than reading them (its
  * external memory makes V8 collect).
  */
-export function classPathPaysIn(dev: GpuDevice, keysOf: (frame: HostFrame) => Float64Array): boolean {
+export function classPathPaysIn(dev: GpuDevice, keysOf: (frame: HostFrame) => Float64Array, membersPerSizeMax = VBATCH_MEMBERS_PER_SIZE_MAX): boolean {
   const frame = HostScratch.of(dev).frame();
   try {
-    return classPathPaysOf(keysOf(frame));
+    return classPathPaysOf(keysOf(frame), membersPerSizeMax);
   } finally {
     frame.end();
   }

@@ -5,7 +5,7 @@ export { gesvSmallSource, posvSmallSource, smallSolveSource } from './generate-s
 export { substituteSource } from './generate-substitute.js';
 export { gesvCuda, getrsCuda, posvCuda, potrsCuda } from './launch.js';
 export { copyVbatchedSource, COPY_VBATCH_INTS, COPY_VBATCH_POINTERS } from './generate-copy-vbatched.js';
-export { fusedTables, keptMembers, posvVbatchedCuda, potrsVbatchedCuda, solveVbatchedCovers, vbatchedCopyLaunch, vbatchedFusedLaunch, type KeptMembers } from './launch-vbatched.js';
+export { fusedTables, keptMembers, posvVbatchedCovers, posvVbatchedCuda, potrsVbatchedCuda, solveVbatchedCovers, vbatchedCopyLaunch, vbatchedFusedLaunch, type KeptMembers } from './launch-vbatched.js';
 export { FUSED_VBATCH_INTS, FUSED_VBATCH_POINTERS, gesvSmallVbatchedSource, posvSmallVbatchedSource } from './generate-vsmall.js';
 export { planVbatchedFused, type VbatchedFusedLaunch, type VbatchedFusedPlan, type VbatchedFusedProblem } from './plan-vbatched.js';
 export { permuteVbatchedCap, permuteVbatchedSharedBytes, permuteVbatchedSource, PERMUTE_VBATCH_CHUNKS, PERMUTE_VBATCH_THREADS, type PermuteVbatchedParams } from './generate-permute-vbatched.js';

@@ -23,7 +23,7 @@ import { deviceDtype } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
 import { HostScratch, type HostFrame } from '../common/host-scratch.js';
 import { addressWords, arrayFields, fieldValues, int32s, memberFields, putAddress, severalShapesIn, type MemberFields } from '../common/members.js';
-import { classPathPaysIn, releaseMemberTables, uploadBuiltTables, VBATCH_MAX, type MemberTables } from '../common/vbatch.js';
+import { classPathPaysIn, releaseMemberTables, uploadBuiltTables, VBATCH_MAX, VBATCH_MEMBERS_PER_SIZE_MAX, VBATCH_POSV_MEMBERS_PER_SIZE_MAX, type MemberTables } from '../common/vbatch.js';
 import { smallGrid } from '../common/warp-slots.js';
 import { potrfVbatchedFields } from '../potrf/index.js';
 import { trsmVbatchedMembers, trsmVbatchedSolve } from '../trsm/index.js';
@@ -270,14 +270,27 @@ export function keepingFailed(dev: GpuDevice, dtype: DType, fb: MemberFields, ke
   }
 }
 
+type SolveOperands = { readonly a: Batch<DeviceArray>; readonly b: Batch<DeviceArray> };
+
 /**
  * Whether a solve's request (potrs, posv, getrs, gesv) is a variable batch of more than one shape
- * (n, nrhs, ldA, ldB) (the class kernels' case), of few enough members a size for the class path
- * to pay (classPathPaysOf).
+ * (n, nrhs, ldA, ldB) (the class kernels' case), of at most `membersPerSizeMax` members a distinct
+ * order on average, where the class path pays (classPathPaysOf).
  */
-export function solveVbatchedCovers(r: { readonly a: Batch<DeviceArray>; readonly b: Batch<DeviceArray> }, dev: GpuDevice): boolean {
+function solveVbatchedCoversWithin(r: SolveOperands, dev: GpuDevice, membersPerSizeMax: number): boolean {
   if (r.a.kind !== 'variable' && r.b.kind !== 'variable') return false;
   const count = batchCount(r.b);
   if (count < 2) return false;
-  return severalShapesIn([[r.a, 'rows'], [r.b, 'cols'], [r.a, 'ld'], [r.b, 'ld']], count) && classPathPaysIn(dev, (frame) => fieldValues(r.a, 'rows', count, frame));
+  return severalShapesIn([[r.a, 'rows'], [r.b, 'cols'], [r.a, 'ld'], [r.b, 'ld']], count)
+    && classPathPaysIn(dev, (frame) => fieldValues(r.a, 'rows', count, frame), membersPerSizeMax);
+}
+
+/** solveVbatchedCoversWithin at the general threshold (potrs, getrs, gesv). */
+export function solveVbatchedCovers(r: SolveOperands, dev: GpuDevice): boolean {
+  return solveVbatchedCoversWithin(r, dev, VBATCH_MEMBERS_PER_SIZE_MAX);
+}
+
+/** solveVbatchedCoversWithin at posv's threshold (its fused classes). */
+export function posvVbatchedCovers(r: SolveOperands, dev: GpuDevice): boolean {
+  return solveVbatchedCoversWithin(r, dev, VBATCH_POSV_MEMBERS_PER_SIZE_MAX);
 }
