@@ -11,7 +11,7 @@ import { generateSmallGemm, smallGemmShape, smallGemmWork } from '../../src/cuda
 import { generateMmaGemm } from '../../src/cuda/kernels/gemm/generate-mma.js';
 import { generateTiledGemm, tiledGemmShape } from '../../src/cuda/kernels/gemm/generate-tiled.js';
 import type { GemmOperandLayouts, GemmParams, MmaGemmParams, SmallGemmParams, TiledGemmParams } from '../../src/cuda/kernels/gemm/params.js';
-import { planGemm, type GemmProblem } from '../../src/cuda/kernels/gemm/plan.js';
+import { planGemm, tileByPadding, type GemmProblem } from '../../src/cuda/kernels/gemm/plan.js';
 import { gemmSource } from '../../src/cuda/kernels/gemm/launch.js';
 import { blocksPerSM } from '../../src/cuda/model/occupancy.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
@@ -183,6 +183,46 @@ test('planner: float64 batched products on sm_90 take the band of C\'s smaller s
   // Without the table entry the plan keys on max(m, n).
   const p = planGemm(H100, problem({ m: 64, n: 128, k: 64, count: 1000 }), { tuning: { ...tuning, mmaSmallSide: undefined } });
   assert.equal(`${(p as Extract<GemmParams, { variant: 'mma' }>).bm}`, `${tuning.mma.find((b) => 128 <= b.maxDim)!.config.bm}`);
+});
+
+test('tileByPadding: the least covered area times cost; too few blocks for the card raise a tile\'s cost; ties to the earlier tile', () => {
+  const t = (bm: number, cost: number) => ({ config: { bm, bn: bm }, cost });
+  const tiles = [t(128, 0.95), t(64, 1), t(32, 1.4)];
+  const pick = (m: number, n: number, count = 10_000): number => tileByPadding(tiles, m, n, count, 132).bm;
+  // 160: 32 x 32 covers C exactly (cost 1.4) where 64 covers 1.44 times its area and 128 2.56 times.
+  assert.equal(pick(160, 160), 32);
+  assert.equal(pick(192, 192), 64);
+  assert.equal(pick(200, 200), 128);   // 128 and 64 both cover 256^2: the cheaper
+  assert.equal(pick(40, 40), 64);      // 64 and 32 cover 64^2 alike
+  assert.equal(pick(256, 256), 128);
+  assert.equal(pick(4096, 8), 32);     // the narrow side pads least on the small tile
+  // One matrix of 200: 128-tiles make 4 blocks for 132 SMs, 32-tiles 49: the shortfall decides.
+  assert.equal(pick(200, 200, 1), 32);
+  // A tie goes to the earlier tile; an empty C to the first.
+  assert.equal(tileByPadding([t(32, 1), t(16, 1)], 32, 32, 1e6, 132).bm, 32);
+  assert.equal(tileByPadding(tiles, 0, 5, 10, 132).bm, 128);
+  assert.throws(() => tileByPadding([], 8, 8, 1, 132), /no tiles/);
+});
+
+test('planner: sm_90 squares by padding: float64 one 64 x 64 tile a matrix from 33 to 64, 32 x 32 at 65-96; float32 by the padding of its three tiles; complex keeps the bands', () => {
+  const label = (p: GemmParams): string => (p.variant === 'mma' || p.variant === 'tiled' ? `${p.variant} ${p.bm}x${p.bn}x${p.bk}` : p.variant);
+  const square = (dtype: 'float64' | 'float32', n: number, count = 5000, transA: Op = 'N', transB: Op = 'N') =>
+    label(planGemm(H100, problem({ dtype, m: n, n, k: n, count, transA, transB })));
+  for (const n of [33, 40, 48, 56, 63, 64]) assert.equal(square('float64', n), 'mma 64x64x8', `float64 ${n}`);
+  for (const n of [65, 72, 80, 96]) assert.equal(square('float64', n), 'mma 32x32x16', `float64 ${n}`);
+  for (const [transA, transB] of OPS) assert.equal(square('float64', 48, 5000, transA, transB), 'mma 64x64x8', `float64 48 ${transA}${transB}`);
+  // Above 96 the bands as before (C's smaller side to 160).
+  assert.equal(square('float64', 128), `mma ${tuningFor('sm_90', 'gemm').mmaSmallSide!.at(-1)!.config.bm}x${tuningFor('sm_90', 'gemm').mmaSmallSide!.at(-1)!.config.bn}x${tuningFor('sm_90', 'gemm').mmaSmallSide!.at(-1)!.config.bk}`);
+  const f32 = [[40, 'tiled 64x64x8'], [64, 'tiled 64x64x8'], [72, 'tiled 32x32x16'], [96, 'tiled 32x32x16'], [128, 'tiled 128x128x8'],
+    [160, 'tiled 32x32x16'], [192, 'tiled 64x64x8'], [288, 'tiled 64x64x8'], [384, 'tiled 128x128x8'], [448, 'tiled 64x64x8']] as const;
+  for (const [n, want] of f32) assert.equal(square('float32', n), want, `float32 ${n}`);
+  // Without the table entries: the bands of max(m, n).
+  const bands = { ...tuningFor('sm_90', 'gemm'), tiledByPadding: undefined, mmaByPadding: undefined };
+  assert.equal(label(planGemm(H100, problem({ dtype: 'float32', m: 160, n: 160, k: 160, count: 5000 }), { tuning: bands })), 'tiled 128x128x8');
+  assert.equal(label(planGemm(H100, problem({ m: 48, n: 48, k: 48, count: 5000 }), { tuning: bands })), 'mma 32x32x16');
+  // complex64 keeps its own tiled bands.
+  const z = planGemm(H100, problem({ dtype: 'float32', m: 160, n: 160, k: 160, count: 5000, complex: { conjA: false, conjB: false } }));
+  assert.equal(label(z), `tiled ${tuningFor('sm_90', 'gemm').complex.tiled.float32.find((b) => 160 <= b.maxDim)!.config.bm}x${tuningFor('sm_90', 'gemm').complex.tiled.float32.find((b) => 160 <= b.maxDim)!.config.bn}x${tuningFor('sm_90', 'gemm').complex.tiled.float32.find((b) => 160 <= b.maxDim)!.config.bk}`);
 });
 
 test('planner: small kernel up to 32 with sane tbc and rn, tiled above; forced variants honoured', () => {

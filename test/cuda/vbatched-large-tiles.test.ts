@@ -1,8 +1,8 @@
 /**
  * The class kernels above 32 of variable-size gemm and a tuning table's `vbatchedLarge`: the sm_90
- * table's float64 tiles for classes 48 and 64 (every op pair, both forms), the classes and dtypes it
- * leaves out on the uniform planner's bands as before, a tiled shape for float32, and the refusal of
- * the tensor-core design for float32 naming the table's field. No GPU.
+ * table's tiles for classes 48 and 64 (float64 on the tensor cores, float32 tiled; every op pair,
+ * both forms), the classes it leaves out on the uniform planner's bands as before, and the refusal
+ * of the tensor-core design for float32 naming the table's field. No GPU.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,25 +15,28 @@ const sm90 = tuningFor('sm_90', 'gemm');
 const without: GemmTuning = { ...sm90, vbatchedLarge: undefined };
 const OPS = [['N', 'N'], ['N', 'T'], ['T', 'N'], ['T', 'T']] as const;
 
-test("the sm_90 table's float64 tiles for classes 48 and 64: 32x32x16 w2x2 s3 and 64x32x16 w2x2 s2, every op pair and beta", () => {
+test("the sm_90 table's tiles for classes 48 and 64: float64 one 64x64x8 w2x2 s4 tile, float32 48x48x16 and 64x64x8, every op pair and beta", () => {
   for (const [transA, transB] of OPS) for (const beta of [0, 1]) {
     const at = (bound: number): ReturnType<typeof gemmClassParams> => gemmClassParams({ dtype: 'float64', transA, transB, beta }, bound, sm90);
-    assert.deepEqual(at(48), { variant: 'vmma', dtype: 'float64', transA, transB, betaZero: beta === 0, bound: 48, bm: 32, bn: 32, bk: 16, wm: 2, wn: 2, stages: 3 });
-    assert.deepEqual(at(64), { variant: 'vmma', dtype: 'float64', transA, transB, betaZero: beta === 0, bound: 64, bm: 64, bn: 32, bk: 16, wm: 2, wn: 2, stages: 2 });
+    for (const bound of [48, 64]) {
+      assert.deepEqual(at(bound), { variant: 'vmma', dtype: 'float64', transA, transB, betaZero: beta === 0, bound, bm: 64, bn: 64, bk: 8, wm: 2, wn: 2, stages: 4 });
+    }
+    const f32 = (bound: number, t: GemmTuning): ReturnType<typeof gemmClassParams> => gemmClassParams({ dtype: 'float32', transA, transB, beta }, bound, t);
+    assert.deepEqual(f32(48, sm90), { variant: 'vtiled', dtype: 'float32', transA, transB, betaZero: beta === 0, bound: 48, bm: 48, bn: 48, bk: 16, tm: 4, tn: 4 });
+    assert.deepEqual(f32(64, sm90), { variant: 'vtiled', dtype: 'float32', transA, transB, betaZero: beta === 0, bound: 64, bm: 64, bn: 64, bk: 8, tm: 8, tn: 8 });
+    assert.notDeepEqual(f32(64, sm90), f32(64, without));
     // Without the entries: the mma bands of 48 and 64 (the tiles the entries replace).
     const band = (bound: number): ReturnType<typeof gemmClassParams> => gemmClassParams({ dtype: 'float64', transA, transB, beta }, bound, without);
     const b48 = band(48);
     assert.equal(b48.variant === 'vmma' ? `${b48.bm}x${b48.bn}x${b48.bk} s${b48.stages}` : b48.variant, '32x32x32 s2');
     // Classes and dtypes the table leaves out keep the planner's bands.
     for (const bound of [8, 16, 24, 32, 128, 256, 512, 640]) assert.deepEqual(at(bound), band(bound), `class ${bound}`);
-    for (const bound of [48, 64, 128]) {
-      assert.deepEqual(gemmClassParams({ dtype: 'float32', transA, transB, beta }, bound, sm90), gemmClassParams({ dtype: 'float32', transA, transB, beta }, bound, without), `float32 class ${bound}`);
-    }
+    for (const bound of [32, 128, 256]) assert.deepEqual(f32(bound, sm90), f32(bound, without), `float32 class ${bound}`);
   }
   // The plan of a batch takes them (the host-table form; the device form asks gemmClassParams too).
   const plan = planVbatchedGemm({ dtype: 'float64', transA: 'N', transB: 'N', alpha: 1, beta: 1, shapes: [{ m: 40, n: 40, k: 40 }, { m: 60, n: 60, k: 60 }] }, sm90);
-  assert.deepEqual(plan.launches.map((l) => [l.bound, l.params.variant === 'vmma' ? `${l.params.bm}x${l.params.bn}x${l.params.bk}` : '']), [[64, '64x32x16'], [48, '32x32x16']]);
-  assert.match(vbatchedGemmSource(plan.launches[0]!.params).entry, /^gemm_vmma_dNN_c64_64x32x16_w2x2_s2_k8$/);
+  assert.deepEqual(plan.launches.map((l) => [l.bound, l.params.variant === 'vmma' ? `${l.params.bm}x${l.params.bn}x${l.params.bk}` : '']), [[64, '64x64x8'], [48, '64x64x8']]);
+  assert.match(vbatchedGemmSource(plan.launches[0]!.params).entry, /^gemm_vmma_dNN_c64_64x64x8_w2x2_s4_k8$/);
 });
 
 test('the default table has no class tiles: every class on the bands; a tiled shape applies to float32; the tensor-core design for float32 is refused naming the field', () => {

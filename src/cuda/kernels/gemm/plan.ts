@@ -6,7 +6,7 @@
  * shared memory per SM from DeviceInfo).
  */
 import { blocksPerSM } from '../../model/occupancy.js';
-import { tmaRouteFor, tmaRoutesFor, tuningFor, type GemmTuning, type MmaConfig, type TmaConfig, type TmaRoute } from '../../model/tuning/index.js';
+import { tmaRouteFor, tmaRoutesFor, tuningFor, type GemmTuning, type MmaConfig, type PaddedTile, type TmaConfig, type TmaRoute } from '../../model/tuning/index.js';
 import type { DeviceInfo } from '../../runtime/types.js';
 import type { GemmShape } from '../common/gemm-shape.js';
 import type { Conjugations } from '../common/complex.js';
@@ -78,9 +78,9 @@ export function planGemm(info: DeviceInfo, problem: GemmProblem, options: PlanOp
   }
   if (variant === 'mma') {
     if (!mmaUsable) throw new Error(`the mma gemm kernel needs float64 and compute capability ${tuning.mmaMinMajor}.0+`);
-    return planMma(problem, tuning);
+    return planMma(info, problem, tuning);
   }
-  return planTiled(problem, tuning);
+  return planTiled(info, problem, tuning);
 }
 
 /**
@@ -102,14 +102,14 @@ function planComplex(info: DeviceInfo, problem: GemmProblem, options: PlanOption
     // the grouped prologue spilled too; one large complex C is cuBLAS's in the card's table).
     const embedded = { ...problem, m: 2 * problem.m, k: 2 * problem.k };
     const { tileGroup: _, ...config } = mmaConfigFor('N', problem.transB, Math.max(embedded.m, embedded.n), tuning, 16);
-    const { tileGroup: __, ...base } = planMma(embedded, tuning);
+    const { tileGroup: __, ...base } = planMma(info, embedded, tuning);
     return { ...base, ...config, complex: conj };
   }
   if (variant === 'small') {
     if (!smallApplies(problem, 32)) throw new Error(`the small gemm kernel needs 1 <= m, n, k <= 32, got ${problem.m}, ${problem.n}, ${problem.k}`);
     return planSmall(info, problem, tuning);
   }
-  return { ...planTiled(problem, { ...tuning, tiled: tuning.complex.tiled }), complex: problem.complex! };
+  return { ...planTiled(info, problem, { ...tuning, tiled: tuning.complex.tiled }), complex: problem.complex! };
 }
 
 function planSmall(info: DeviceInfo, p: GemmProblem, tuning: GemmTuning): SmallGemmParams {
@@ -169,10 +169,44 @@ function plainLayouts(p: GemmProblem): GemmOperandLayouts {
   return { a: plain(layouts.a), b: plain(layouts.b), c: plain(layouts.c) };
 }
 
-function planTiled(p: GemmProblem, tuning: GemmTuning): TiledGemmParams {
+/** Fewer blocks than this many a SM (the batch's count times C's tiles) and a tile's cost grows by the shortfall. */
+const PADDED_MIN_BLOCKS_PER_SM = 2;
+
+/**
+ * The tile of `tiles` that covers C (m x n, `count` matrices) at the least cost: the area its
+ * tiles cover over C's area, times the tile's cost, times the shortfall in blocks where the batch
+ * gives fewer than PADDED_MIN_BLOCKS_PER_SM a SM. A tie goes to the earlier tile.
+ */
+export function tileByPadding<C extends { readonly bm: number; readonly bn: number }>(
+  tiles: readonly PaddedTile<C>[], m: number, n: number, count: number, smCount: number,
+): C {
+  if (tiles.length === 0) throw new Error('tileByPadding: no tiles');
+  if (m < 1 || n < 1) return tiles[0]!.config;
+  const wanted = PADDED_MIN_BLOCKS_PER_SM * smCount;
+  let best = tiles[0]!.config;
+  let bestCost = Infinity;
+  for (const { config, cost } of tiles) {
+    const rows = Math.ceil(m / config.bm), cols = Math.ceil(n / config.bn);
+    const padding = (rows * config.bm * cols * config.bn) / (m * n);
+    const blocks = Math.max(1, count) * rows * cols;
+    const total = padding * cost * Math.max(1, wanted / blocks);
+    if (total < bestCost) {
+      best = config;
+      bestCost = total;
+    }
+  }
+  return best;
+}
+
+function planTiled(info: DeviceInfo, p: GemmProblem, tuning: GemmTuning): TiledGemmParams {
+  const dim = Math.max(p.m, p.n);
+  const padded = p.complex === undefined ? tuning.tiledByPadding?.[p.dtype] : undefined;
+  const config = padded !== undefined && dim <= padded.maxDim
+    ? tileByPadding(padded.tiles, p.m, p.n, p.count, info.smCount)
+    : bandFor(tuning.tiled[p.dtype], dim).config;
   return {
     variant: 'tiled', dtype: p.dtype, transA: p.transA, transB: p.transB, betaZero: p.betaZero,
-    layouts: plainLayouts(p), ...bandFor(tuning.tiled[p.dtype], Math.max(p.m, p.n)).config,
+    layouts: plainLayouts(p), ...config,
   };
 }
 
@@ -202,12 +236,16 @@ function planTma(p: GemmProblem, config: TmaConfig): TmaGemmParams {
   };
 }
 
-function planMma(p: GemmProblem, tuning: GemmTuning): MmaGemmParams {
+function planMma(info: DeviceInfo, p: GemmProblem, tuning: GemmTuning): MmaGemmParams {
   const side = Math.min(p.m, p.n);
+  const padded = p.complex === undefined ? tuning.mmaByPadding : undefined;
   const small = tuning.mmaSmallSide !== undefined && side <= (tuning.mmaSmallSide.at(-1)?.maxDim ?? 0);
-  const config = small
-    ? mmaConfigFor(p.transA, p.transB, side, { ...tuning, mma: tuning.mmaSmallSide! })
-    : mmaConfigFor(p.transA, p.transB, Math.max(p.m, p.n), tuning);
+  const config = padded !== undefined && Math.max(p.m, p.n) <= padded.maxDim
+    // One band of the chosen tile, so mmaConfigFor still fits it to the transposes.
+    ? mmaConfigFor(p.transA, p.transB, side, { ...tuning, mma: [{ maxDim: Infinity, config: tileByPadding(padded.tiles, p.m, p.n, p.count, info.smCount) }] })
+    : small
+      ? mmaConfigFor(p.transA, p.transB, side, { ...tuning, mma: tuning.mmaSmallSide! })
+      : mmaConfigFor(p.transA, p.transB, Math.max(p.m, p.n), tuning);
   return { variant: 'mma', dtype: p.dtype, transA: p.transA, transB: p.transB, betaZero: p.betaZero, layouts: plainLayouts(p), ...config };
 }
 

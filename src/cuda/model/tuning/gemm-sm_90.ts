@@ -55,10 +55,19 @@ export const sm90GemmTuning: GemmTuningOverrides = {
   // s3) 1.129 ms, 64x32x16 w2x2 s2 0.892. Measured NN only; every op pair takes them (at most 8
   // accumulator tiles a warp: no transpose's register rule of mmaConfigFor applies). float32's
   // tiled classes keep the planner's bands (not measured).
+  //
+  // Swept again (H200, 2026-12-01, the same probe with one 64 x 64 tile a member added), kernel ms
+  // of the shapes above -> the table's: float64 33-48 0.891 -> 0.851 (64x64x8 w2x2 s4), 49-64
+  // 0.924 -> 0.771 (the same); float32 (the planner's bands before) 33-48 0.690 -> 0.579 (48 x 48
+  // x 16, 4 x 4 a thread), 49-64 0.595 -> 0.467 (64 x 64 x 8, 8 x 8).
   vbatchedLarge: {
     float64: {
-      48: { design: 'mma', bm: 32, bn: 32, bk: 16, wm: 2, wn: 2, stages: 3 },
-      64: { design: 'mma', bm: 64, bn: 32, bk: 16, wm: 2, wn: 2, stages: 2 },
+      48: { design: 'mma', bm: 64, bn: 64, bk: 8, wm: 2, wn: 2, stages: 4 },
+      64: { design: 'mma', bm: 64, bn: 64, bk: 8, wm: 2, wn: 2, stages: 4 },
+    },
+    float32: {
+      48: { design: 'tiled', bm: 48, bn: 48, bk: 16, tm: 4, tn: 4 },
+      64: { design: 'tiled', bm: 64, bn: 64, bk: 8, tm: 8, tn: 8 },
     },
   },
   // complex128 without transposes on the tensor cores (the real embedding) from max(m, n, k) = 32.
@@ -105,6 +114,37 @@ export const sm90GemmTuning: GemmTuningOverrides = {
   // stages were the fastest or within 3% in NN and NT (64 x 128 x 64 NN 0.330 ms against 0.871
   // with the band of max(m, n), 128 x 128 tiles; square 32 0.639 against 0.862); at 97-160 64 x
   // 64 tiles (NT 128 x 512 x 128 0.225 against 0.259 for 32 x 32, NN within 3%). Above, `mma`.
+  // Squares by padding (C's tiles' area over C's, times the tile's cost a covered element), H200,
+  // 2026-12-01, `MYRIAD_QUICK_FIRST=0 node scripts/probe/gemm-mid-tiles.mjs float64|float32 <orders>
+  // 132,528,2112,bytes` (C = A B, every tile forced on the same data beside cuBLAS's strided batched
+  // call; 'bytes': the vendor sweep's 256 MiB). float64 to 96: one 64 x 64 x 8 tile (2 x 2 warps, 4
+  // stages) a matrix from 33 to 64 at the sweep's counts, ms against the 32 x 32 x 16 s3 band that
+  // ran before: 33 0.144 / 0.216, 40 0.103 / 0.133, 48 0.093 / 0.105, 56 0.086 / 0.100, 63 0.103 /
+  // 0.114 (cuBLAS 0.205, 0.100, 0.081, 0.082, 0.106); 65-96 the 32 x 32 tiles stay ahead (72 0.136 /
+  // 0.159, 96 0.099 / 0.121): per covered element they cost 1.1-1.5 times the 64 x 64 tile's.
+  // float32: 64 x 64 x 8 (8 x 8 a thread) from 33 to 64 (40 0.168 against the band's 0.237, cuBLAS
+  // 0.183), 32 x 32 x 16 (4 x 4) where it pads least (72 0.270 / 0.386, 80 0.213 / 0.312, 160 0.273
+  // / 0.441; cuBLAS 0.242, 0.231, 0.286), 64 x 64 at 192-448 but 384 (288 0.429 / 0.570, 448 0.530 /
+  // 0.630; cuBLAS 0.408, 0.491), 128 x 128 where it pads no more (112, 128, 224, 256, 384: 1.01-1.09x
+  // cuBLAS in the vendor sweep). Costs fitted to those: 32 x 32 about 1.4 times 64 x 64 a covered
+  // element at every order measured, 128 x 128 about 0.95 of it.
+  mmaByPadding: {
+    maxDim: 96,
+    tiles: [
+      { config: { bm: 64, bn: 64, bk: 8, wm: 2, wn: 2, stages: 4 }, cost: 1 },
+      { config: { bm: 32, bn: 32, bk: 16, wm: 2, wn: 2, stages: 3 }, cost: 1.3 },
+    ],
+  },
+  tiledByPadding: {
+    float32: {
+      maxDim: Infinity,
+      tiles: [
+        { config: { bm: 128, bn: 128, bk: 8, tm: 8, tn: 8 }, cost: 0.95 },
+        { config: { bm: 64, bn: 64, bk: 8, tm: 8, tn: 8 }, cost: 1 },
+        { config: { bm: 32, bn: 32, bk: 16, tm: 4, tn: 4 }, cost: 1.4 },
+      ],
+    },
+  },
   mmaSmallSide: [
     { maxDim: 96, config: { bm: 32, bn: 32, bk: 16, wm: 2, wn: 2, stages: 3 } },
     { maxDim: 160, config: { bm: 64, bn: 64, bk: 16, wm: 4, wn: 2, stages: 3 } },

@@ -104,6 +104,23 @@ export interface MmaBand {
   readonly config: MmaConfig;
 }
 
+/** A tile and its measured cost per element of the area it covers, relative to the other tiles of its list. */
+export interface PaddedTile<C> {
+  readonly config: C;
+  readonly cost: number;
+}
+
+/**
+ * Tiles chosen by the padding they leave (kernels/gemm/plan.ts tileByPadding), where max(m, n) is
+ * at most maxDim: a tile whose side does not divide C's computes the padding too, so 128 x 128
+ * tiles on C of 160 cover 2.56 times its area, 32 x 32 tiles none of it; the smaller tile's cost
+ * per covered element is higher. Listed larger tiles first (a tie goes to the earlier).
+ */
+export interface PaddedTiles<C> {
+  readonly maxDim: number;
+  readonly tiles: readonly PaddedTile<C>[];
+}
+
 /** A measured winner for the small kernel: used for m, n, k within the bounds. */
 export interface SmallWinner {
   readonly dtype: DType;
@@ -164,6 +181,11 @@ export interface GemmTuning {
    */
   readonly mmaSmallSide?: readonly MmaBand[];
   /**
+   * The mma kernel's tiles by padding (real float64), checked before `mmaSmallSide` and `mma`
+   * where max(m, n) is within its maxDim; absent: the bands decide.
+   */
+  readonly mmaByPadding?: PaddedTiles<MmaConfig>;
+  /**
    * mma bands for C's triangle alone (syrk's one launch over the triangle, m = n), keyed by op(A)
    * and by n, ascending maxDim: smaller tiles waste less of C outside the triangle, and k = n
    * takes few k-steps. Where n is above the last band, or the op is absent, the plan's own tiles.
@@ -200,6 +222,11 @@ export interface GemmTuning {
   readonly tma?: readonly TmaBand[];
   /** Tiled bands per precision, ascending maxDim; the last should have maxDim Infinity. */
   readonly tiled: { readonly [D in DType]: readonly TiledBand[] };
+  /**
+   * The tiled kernel's tiles by padding per precision (real data), checked before `tiled` where
+   * max(m, n) is within its maxDim; absent: the bands decide.
+   */
+  readonly tiledByPadding?: { readonly [D in DType]?: PaddedTiles<TiledConfig> };
   /** Complex data, by the dtype of its parts (complex128: float64, complex64: float32). */
   readonly complex: ComplexGemmTuning;
 }

@@ -32,7 +32,7 @@ import type { QlThreadTuning } from './ql-thread-types.js';
 import { defaultMultiTuning } from './multi-default.js';
 import type { MultiTuning } from './multi-types.js';
 
-export type { ComplexGemmTuning, GemmTuning, GemmTuningOverrides, TiledBand, TiledConfig, MmaBand, MmaConfig, SmallWinner, TmaBand, TmaConfig, VbatchedLargeShape, VbatchedSmallShape } from './gemm-types.js';
+export type { ComplexGemmTuning, GemmTuning, GemmTuningOverrides, TiledBand, TiledConfig, MmaBand, MmaConfig, PaddedTile, PaddedTiles, SmallWinner, TmaBand, TmaConfig, VbatchedLargeShape, VbatchedSmallShape } from './gemm-types.js';
 export { tmaRouteFor, tmaRoutesFor, type TmaRoute, type TmaRouteTable } from './gemm-tma-routes.js';
 export { rowsMinBlocks, rowsOccupancyFor, type RowsOccupancy, type RowsOccupancyTable } from './syev-rows-occupancy.js';
 export type { RoutingThresholds, Tsm2Tuning, Tsm2rTuning, Tsm2lTuning } from './tsm2-types.js';
