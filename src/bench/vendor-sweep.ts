@@ -208,7 +208,8 @@ export function rulesFromRows(rows: readonly SweepRow[]): VendorRule[] {
   return rules;
 }
 
-const round = (x: number): number => Math.round(x * 100) / 100;
+/** A ratio as the table writes it: three decimals, cut (not rounded) so a point never reads above the bound it passed. */
+const round = (x: number): number => Math.floor(x * 1000) / 1000;
 
 /** The export's name and the file's for a card: 'NVIDIA H200' -> h200VendorTable in vendor-h200.ts. */
 export function tableNames(card: string): { constant: string; file: string } {

@@ -389,6 +389,9 @@ test('the sweep: its grid, the rules its rows imply, and the table source (which
     { ...row(16, 1, NaN, 'single'), op: 'potrf' as const, route: 'cusolver' as const, error: 'failed' },
   ]);
   assert.deepEqual(rules.map((r) => [r.n, r.count, r.measured.length]), [[[32, 256], [500, Infinity], 4], [[2048, Infinity], [1, 1], 3]]);
+  // A point just under the bound is written cut to three decimals, never rounded up onto it.
+  const edge = rulesFromRows([row(64, 9000, 0.96996, 'batched')]);
+  assert.equal(edge[0]!.measured[0]!.ratio, 0.969);
   assert.deepEqual(tableNames('NVIDIA H200'), { constant: 'h200VendorTable', file: 'vendor-h200.ts' });
   const source = tableSource('NVIDIA H200', 'test', 'node dist/scripts/vendor-sweep.js', rules);
   const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
