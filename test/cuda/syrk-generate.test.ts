@@ -182,6 +182,25 @@ test('syrk\'s triangle launch takes the card\'s triangle tiles by op(A) and n to
   assert.ok(launches[0]!.src.entry.startsWith(`gemm_mma_dNT_${tag(forced)}_`), launches[0]!.src.entry);
 });
 
+test('a float32 triangle of C takes the tiled bands, not the tiles by padding the whole C would take', () => {
+  const launches: Recorded[] = [];
+  const dev = recordingDevice(launches);
+  const gemmTuning = tuningFor('sm_90', 'gemm');
+  const entryOf = (n: number, triangle: boolean): string => {
+    launches.length = 0;
+    const x = strided(dev.alloc('float32', n * n * 600), { rows: n, cols: n, count: 600 });
+    gemmCuda(dev, { transA: 'N', transB: 'T', alpha: 1, beta: 0, a: x, b: x, c: x }, triangle ? { triangle: 'lower' } : {});
+    return launches[0]!.src.entry;
+  };
+  for (const n of [40, 48, 100, 160]) {
+    const band = gemmTuning.tiled.float32.find((b) => n <= b.maxDim)!.config;
+    const tri = entryOf(n, true);
+    assert.ok(tri.startsWith(`gemm_tiled_sNT_${band.bm}x${band.bn}x${band.bk}_t${band.tm}x${band.tn}_`) && tri.endsWith('_tl'), `${n}: ${tri}`);
+  }
+  // Where padding and the band differ (48: 64 x 64 against 32 x 32), the whole C takes the padding's tile.
+  assert.ok(entryOf(48, false).startsWith('gemm_tiled_sNT_64x64x8_'), entryOf(48, false));
+});
+
 test('syrk plans on the CPU match the reference: both uplo x trans, deep recursion, k = 0, alpha = 0, beta = 0 over NaN, stride-0 A, lists', () => {
   const rng = new Rng(1207);
   for (const v of VARIANTS) {
