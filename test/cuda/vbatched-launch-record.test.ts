@@ -128,8 +128,8 @@ const EXPECTED: Record<DType, Record<string, string>> = {
     'posv': '6e5d2f40c7451843cf7e9ed6',
     'getrs T': '04812ed65e44bae9d468f174',
     'gesv': 'c1b5802f1b26b77765bbf394',
-    'syrk lower N': 'c5a8f5bb75635ad997859fb1',
-    'syrk upper T beta 0': 'efe21136a409ef2d1bbc6677',
+    'syrk lower N': 'cd1c76b27f891affd6bb05c4',
+    'syrk upper T beta 0': 'e0584d64b8d3dc81cfc6e932',
   },
 };
 
