@@ -2,7 +2,7 @@
 // forced, and cuBLAS's strided batched call, on the same data, at several batch counts (how many
 // matrices it takes before one tile per matrix beats smaller tiles). CUDA events, median of 7 after
 // a warm-up. Prints markdown: ms, and each candidate's ratio cuBLAS ms / its ms.
-// Usage: MYRIAD_QUICK_FIRST=0 node scripts/probe/gemm-mid-tiles.mjs [dtype=float64] [orders=33,40,48,56,64] [counts=132,528,2112,bytes]
+// Usage: MYRIAD_QUICK_FIRST=0 [MMA=...] node scripts/probe/gemm-mid-tiles.mjs [dtype=float64] [orders=33,40,48,56,64] [counts=132,528,2112,bytes]
 //   ('bytes': the vendor sweep's count, 256 MiB of A, B and C)
 import { Cublas } from '../../dist/src/cuda/baselines/index.js';
 import { gemmCuda, planGemm } from '../../dist/src/cuda/kernels/gemm/index.js';
@@ -14,9 +14,10 @@ const dtype = process.argv[2] ?? 'float64';
 const orders = (process.argv[3] ?? '33,40,48,56,64').split(',').map(Number);
 const countsArg = (process.argv[4] ?? '132,528,2112,bytes').split(',');
 const bytes = dtype === 'float64' ? 8 : 4;
-const mma = (bm, bn, bk, wm, wn, stages) => ({ variant: 'mma', bm, bn, bk, wm, wn, stages, mmaK: 8 });
+const mma = (bm, bn, bk, wm, wn, stages, minBlocks) => ({ variant: 'mma', bm, bn, bk, wm, wn, stages, mmaK: 8, ...(minBlocks ? { minBlocks } : {}) });
 const tiled = (bm, bn, bk, tm, tn) => ({ variant: 'tiled', bm, bn, bk, tm, tn });
-const CANDIDATES = dtype === 'float64'
+// MMA='[[bm, bn, bk, wm, wn, stages, minBlocks], ...]' replaces float64's list.
+const CANDIDATES = dtype === 'float64' && process.env.MMA ? JSON.parse(process.env.MMA).map((c) => mma(...c)) : dtype === 'float64'
   ? [mma(32, 32, 16, 2, 2, 3), mma(64, 64, 8, 2, 2, 4), mma(64, 64, 16, 4, 2, 3), mma(64, 64, 8, 2, 2, 3), mma(128, 128, 8, 2, 4, 4), mma(128, 64, 8, 2, 2, 4)]
   : [tiled(32, 32, 16, 4, 4), tiled(64, 64, 16, 8, 8), tiled(64, 64, 16, 4, 4), tiled(64, 64, 8, 8, 8), tiled(128, 128, 8, 8, 8), tiled(128, 64, 8, 8, 4), tiled(64, 128, 8, 4, 8)];
 
