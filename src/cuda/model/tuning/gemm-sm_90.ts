@@ -52,14 +52,14 @@ export const sm90GemmTuning: GemmTuningOverrides = {
   // The tensor-core class kernels of 33-48 and 49-64 (float64), H200, 2026-11-29, the same probe's
   // kernel-alone rows (workload a's members of each class, C += A B, NN): 33-48 on the mma band of
   // 48 (32x32x32 w2x2 s2) 1.219 ms, 32x32x16 w2x2 s3 0.858; 49-64 on the band of 64 (64x64x16 w4x2
-  // s3) 1.129 ms, 64x32x16 w2x2 s2 0.892. Measured NN only; every op pair takes them (at most 8
-  // accumulator tiles a warp: no transpose's register rule of mmaConfigFor applies). float32's
-  // tiled classes keep the planner's bands (not measured).
+  // s3) 1.129 ms, 64x32x16 w2x2 s2 0.892.
   //
   // Swept again (H200, 2026-12-01, the same probe with one 64 x 64 tile a member added), kernel ms
   // of the shapes above -> the table's: float64 33-48 0.891 -> 0.851 (64x64x8 w2x2 s4), 49-64
   // 0.924 -> 0.771 (the same); float32 (the planner's bands before) 33-48 0.690 -> 0.579 (48 x 48
-  // x 16, 4 x 4 a thread), 49-64 0.595 -> 0.467 (64 x 64 x 8, 8 x 8).
+  // x 16, 4 x 4 a thread), 49-64 0.595 -> 0.467 (64 x 64 x 8, 8 x 8). Measured NN only; every op
+  // pair takes them (16 accumulator tiles a warp: the class kernels of every op pair and beta,
+  // both forms, compile for sm_90 in 178-194 registers without spills, float32's in 103-168).
   vbatchedLarge: {
     float64: {
       48: { design: 'mma', bm: 64, bn: 64, bk: 8, wm: 2, wn: 2, stages: 4 },
