@@ -77,6 +77,8 @@ const GEMM_CASES: readonly GemmCase[] = [
   // vtiled: one tile or several, partial tiles, k not a multiple of BK, k = 0.
   { dtype: 'float64', transA: 'T', transB: 'T', beta: 0.5, bound: 48, shapes: [[48, 48, 48], [47, 47, 47], [1, 1, 33], [33, 48, 1], [40, 2, 0]] },
   { dtype: 'float32', transA: 'N', transB: 'N', beta: 0, bound: 64, shapes: [[64, 64, 64], [63, 63, 63], [1, 64, 49], [64, 1, 17]] },
+  // float32 class 48 on the card's 48 x 48 tile (12 x 12 threads of 4 x 4), every member past one k-step of 16.
+  { dtype: 'float32', transA: 'T', transB: 'T', beta: 0.5, bound: 48, shapes: [[48, 48, 48], [47, 33, 47], [33, 48, 17], [40, 1, 48], [1, 40, 0]] },
 ];
 
 interface GemmRun { dtype: DType; transA: Op; transB: Op; alpha: number; beta: number; p: VbatchedGemmParams; shapes: readonly (readonly [number, number, number])[] }
@@ -142,11 +144,14 @@ for (const c of GEMM_CASES) {
     const dir = mkdtempSync(join(tmpdir(), 'myriad-vbatch-'));
     try {
       const alpha = -1.25;
-      // The tiled class kernels (the tensor-core ones have no host model).
-      const tuning = { ...tuningFor('sm_90', 'gemm'), vbatchedMma: false, vbatchedLarge: undefined };
+      // The tiled class kernels (the tensor-core ones have no host model), float32's with the card's class tiles.
+      const sm90 = tuningFor('sm_90', 'gemm');
+      const tuning = { ...sm90, vbatchedMma: false, vbatchedLarge: { float32: sm90.vbatchedLarge?.float32 } };
       const plan = planVbatchedGemm({ dtype: c.dtype, transA: c.transA, transB: c.transB, alpha, beta: c.beta, shapes: c.shapes.map(([m, n, k]) => ({ m, n, k })) }, tuning);
       const launch = plan.launches.find((l) => l.bound === c.bound);
       assert.ok(launch !== undefined, `a launch of class ${c.bound}`);
+      const shape = c.dtype === 'float32' ? tuning.vbatchedLarge.float32?.[c.bound] : undefined;
+      if (shape !== undefined && launch.params.variant === 'vtiled') assert.equal(`${launch.params.bm}x${launch.params.bk}`, `${shape.bm}x${shape.bk}`, 'the card\'s class tile');
       checkGemmRun(dir, rng, { dtype: c.dtype, transA: c.transA, transB: c.transB, alpha, beta: c.beta, p: launch.params, shapes: c.shapes });
     } finally {
       rmSync(dir, { recursive: true, force: true });
