@@ -31,7 +31,8 @@ const MMA_CHECKED: readonly MmaConfig[] = [
   mma(64, 64, 32, 2, 2, 3, 16, { doubleBuffer: true }),
 ];
 const tiled = (bm: number, bn: number, bk: number, tm: number, tn: number): TiledConfig => ({ bm, bn, bk, tm, tn });
-const TILED_CHECKED: readonly TiledConfig[] = [tiled(32, 32, 16, 4, 4), tiled(64, 64, 16, 8, 8), tiled(128, 128, 8, 8, 8), tiled(64, 128, 8, 4, 8)];
+// 64 x 64 x 8 (8 x 8 a thread): the sm_90 table's float32 tile by padding from 33 to 64 (plan.ts tileByPadding).
+const TILED_CHECKED: readonly TiledConfig[] = [tiled(32, 32, 16, 4, 4), tiled(64, 64, 16, 8, 8), tiled(128, 128, 8, 8, 8), tiled(64, 128, 8, 4, 8), tiled(64, 64, 8, 8, 8)];
 
 interface Padding { ldPad: number; gap: number; offset: number }
 interface Case {
@@ -101,7 +102,9 @@ function runCase(dev: GpuDevice, c: Case, seed: number): string {
   const initial = cc.host.map((h) => h.slice());
   try {
     const req: GemmRequest<DeviceArray> = { transA: c.transA, transB: c.transB, alpha: c.alpha, beta: c.beta, a: a.devBatch, b: b.devBatch, c: cc.devBatch };
-    gemmCuda(dev, req, { variant: c.variant, tuning: c.tuning && { ...tuningFor(dev.info.arch, 'gemm'), ...c.tuning } });
+    // A case's bands replace the card's, and the card's lists that would pick before them go (C's smaller
+    // side, the tiles by padding): the case's tile is the one that runs.
+    gemmCuda(dev, req, { variant: c.variant, tuning: c.tuning && { ...tuningFor(dev.info.arch, 'gemm'), mmaSmallSide: undefined, mmaByPadding: undefined, tiledByPadding: undefined, ...c.tuning } });
     const got = cc.dev.map((d) => dev.download(d) as FloatArray);
     // Reference values, and a bound from |alpha| |A| |B| + |beta| |C| (no cancellation).
     cpuGemm({ transA: c.transA, transB: c.transB, alpha: c.alpha, beta: c.beta, a: a.hostBatch, b: b.hostBatch, c: cc.hostBatch });
@@ -203,6 +206,12 @@ function correctnessCases(): Case[] {
     for (const n of [64, 100, 128, 200, 256]) {
       const [transA, transB] = OPS[n % 4]!;
       cases.push({ ...base, dtype, transA, transB, m: n, n, k: n, count: 2, beta: n % 3 ? 0 : 2, pad: { ldPad: 3, gap: 1, offset: 1 } });
+    }
+    // The tiles by padding as the plan picks them (sm_90's lists, plan.ts tileByPadding), at counts that fill the
+    // card: float64 40 one 64 x 64 tile a matrix, 72 32 x 32 tiles; float32 40 and 192 64 x 64 x 8, 72 and 160 32 x 32.
+    for (const [n, count] of [[40, 300], [72, 300], [160, 12], [192, 32]] as const) {
+      const [transA, transB] = OPS[(n / 8 + count) % 4]!;
+      cases.push({ ...base, dtype, transA, transB, m: n, n, k: n, count, beta: n % 3 ? 0 : 0.5, pad: { ldPad: 1, gap: 2, offset: 1 } });
     }
     // [2100, 70, 24]: more than 16 tile rows (the block order's groups, the last one short).
     for (const [m, n, k] of [[70, 3, 130], [1, 200, 9], [256, 1, 256], [33, 65, 1], [2100, 70, 24]] as const) {
