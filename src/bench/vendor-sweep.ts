@@ -83,10 +83,10 @@ interface Series {
 /** One-matrix orders: dense where the crossovers fell (512-2048), sparse above. */
 const SINGLE_SIZES = [128, 256, 384, 512, 768, 1024, 1536, 2048, 4096, 8192, 12288];
 
-/** The solves' orders, and their right-hand sides beside one. */
-const SOLVE_SIZES = [8, 16, 32, 64, 128, 256, 512];
+/** The solves' orders (the powers of two and the orders halfway between, where rules spanned unmeasured orders), and their right-hand sides beside one. */
+const SOLVE_SIZES = [8, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512];
 export const SOLVE_MANY = 16;
-/** About this many bytes of A per batched solve (a quarter of gemm's: 84 cases to time, each in a few seconds). */
+/** About this many bytes of A per batched solve (a quarter of gemm's: 144 cases to time, each in a few seconds). */
 const SOLVE_BYTES = 64 * 2 ** 20;
 const solveCount = (dtype: ElementType, n: number): number => Math.max(1, Math.min(200000, Math.floor(SOLVE_BYTES / (n * n * elementInfo(dtype).bytes))));
 const solves = (op: Extract<SolveOp, VendorOp>, route: VendorRoute): Series[] => [1, SOLVE_MANY].map((nrhs) =>

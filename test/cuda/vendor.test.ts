@@ -404,10 +404,10 @@ test('the sweep: the solves\' cases, and the rules and source their rows give', 
   const { vendorGrid, rulesFromRows, tableSource, rowsMarkdown, SOLVE_MANY } = await import('../../src/bench/vendor-sweep.js');
   const ts = (await import('typescript')).default;
   const grid = vendorGrid(['trsm', 'getrs', 'gesv'], ['float64', 'float32']);
-  assert.equal(grid.length, 84);
+  assert.equal(grid.length, 144);
   assert.ok(grid.every((c) => ROUTES[routedOp(c.op)].some((r) => r.name === c.route) && c.count >= 1 && c.nrhs !== undefined && c.n >= 8 && c.n <= 512));
   assert.deepEqual([...new Set(grid.filter((c) => c.op === 'trsm').map((c) => `${c.nrhs} ${c.side}`))], ['1 left', `${SOLVE_MANY} left`]);
-  assert.ok(vendorGrid(['gemm', 'potrf', 'getrf', 'syev', 'trsm', 'getrs', 'gesv'], ['float64', 'float32']).length <= 260, 'the whole sweep stays near 240 cases');
+  assert.ok(vendorGrid(['gemm', 'potrf', 'getrf', 'syev', 'trsm', 'getrs', 'gesv'], ['float64', 'float32']).length <= 320, 'the whole sweep stays near 300 cases');
   const row = (op: 'trsm' | 'getrs', n: number, nrhs: number, ratio: number) => ({
     op, route: 'cublas' as const, dtype: 'float64' as const, series: 'batched' as const, n, count: 1000, nrhs,
     ...(op === 'trsm' ? { side: 'left' as const } : {}), own: op, ownMs: 1, vendorMs: ratio, ratio,
