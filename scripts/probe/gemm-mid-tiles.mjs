@@ -26,7 +26,7 @@ const blas = new Cublas(dev);
 const stridedOf = (data, n, count) => ({ kind: 'strided', data, rows: n, cols: n, count, ld: n, stride: n * n, offset: 0, order: 'col' });
 const plain = { kind: 'strided', dense: false };
 console.log(`card: ${dev.info.name}; ${dtype}; ms (cuBLAS ms / ms)\n`);
-console.log(`| n | count | cuBLAS | planned | ${CANDIDATES.map((c) => gemmLabel({ ...c, mmaK: c.mmaK })).join(' | ')} |`);
+console.log(`| n | count | cuBLAS | planned | ${CANDIDATES.map(gemmLabel).join(' | ')} |`);
 console.log(`| ---: | ---: | ---: | --- | ${CANDIDATES.map(() => '---:').join(' | ')} |`);
 for (const n of orders) {
   for (const c of countsArg) {
