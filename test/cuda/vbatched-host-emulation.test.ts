@@ -151,7 +151,10 @@ for (const c of GEMM_CASES) {
       const launch = plan.launches.find((l) => l.bound === c.bound);
       assert.ok(launch !== undefined, `a launch of class ${c.bound}`);
       const shape = c.dtype === 'float32' ? tuning.vbatchedLarge.float32?.[c.bound] : undefined;
-      if (shape !== undefined && launch.params.variant === 'vtiled') assert.equal(`${launch.params.bm}x${launch.params.bk}`, `${shape.bm}x${shape.bk}`, 'the card\'s class tile');
+      if (shape !== undefined) {
+        const p = launch.params;
+        assert.ok(p.variant === 'vtiled' && `${p.bm}x${p.bn}x${p.bk}` === `${shape.bm}x${shape.bn}x${shape.bk}`, `class ${c.bound}: the card's class tile`);
+      }
       checkGemmRun(dir, rng, { dtype: c.dtype, transA: c.transA, transB: c.transB, alpha, beta: c.beta, p: launch.params, shapes: c.shapes });
     } finally {
       rmSync(dir, { recursive: true, force: true });
