@@ -19,28 +19,7 @@ using std::fma; using std::min; using std::max; using std::fmaf;
 #define __align__(n) __attribute__((aligned(n)))
 alignas(16) unsigned char g_smem[256 * 1024];
 #include "kernel.cu"   // from -I<dir>
-struct Operand { long long off, stride; int ld; std::vector<real*> ptrs; };
-static bool readOperand(Operand& o, long long count, bool pointer, real* base) {
-  if (scanf("%lld %lld %d", &o.off, &o.stride, &o.ld) != 3) return false;
-  if (!pointer) return true;
-  for (long long q = 0; q < count; ++q) { long long e; if (scanf("%lld", &e) != 1) return false; o.ptrs.push_back(base + e); }
-  return true;
-}
-#ifdef PA
-#define ARG_A a.ptrs.data()
-#else
-#define ARG_A base
-#endif
-#ifdef PB
-#define ARG_B b.ptrs.data()
-#else
-#define ARG_B base
-#endif
-#ifdef PC
-#define ARG_C c.ptrs.data()
-#else
-#define ARG_C base
-#endif
+#include "host-operand.h"
 int main() {
   long long gx, gy, gz, bx, count, m, n, k, len;
   if (scanf("%lld %lld %lld %lld %lld %lld %lld %lld %lld", &gx, &gy, &gz, &bx, &count, &m, &n, &k, &len) != 9) return 2;
@@ -48,22 +27,8 @@ int main() {
   if (scanf("%lf %lf", &alpha, &beta) != 2) return 2;
   std::vector<real> buf(len + 1);
   real* base = buf.data();
-  Operand a, b, c;
-#ifdef PA
-  if (!readOperand(a, count, true, base)) return 2;
-#else
-  if (!readOperand(a, count, false, base)) return 2;
-#endif
-#ifdef PB
-  if (!readOperand(b, count, true, base)) return 2;
-#else
-  if (!readOperand(b, count, false, base)) return 2;
-#endif
-#ifdef PC
-  if (!readOperand(c, count, true, base)) return 2;
-#else
-  if (!readOperand(c, count, false, base)) return 2;
-#endif
+  OperandOf<real> a, b, c;
+  if (!readOperand(a, count, POINTER_A, base) || !readOperand(b, count, POINTER_B, base) || !readOperand(c, count, POINTER_C, base)) return 2;
   for (long long i = 0; i < len; ++i) { char s[64]; if (scanf("%63s", s) != 1) return 3; buf[i] = (real)strtod(s, nullptr); }
   blockDim.x = bx; gridDim.x = gx; gridDim.y = gy; gridDim.z = gz;
   for (unsigned z = 0; z < gz; ++z) for (unsigned y = 0; y < gy; ++y) for (unsigned x = 0; x < gx; ++x) {

@@ -24,21 +24,7 @@ int main() {
   std::vector<real2> buf(len + 1);
   real2* base = buf.data();
   Operand a, b, c;
-#ifdef PA
-  if (!readOperand(a, count, true, base)) return 2;
-#else
-  if (!readOperand(a, count, false, base)) return 2;
-#endif
-#ifdef PB
-  if (!readOperand(b, count, true, base)) return 2;
-#else
-  if (!readOperand(b, count, false, base)) return 2;
-#endif
-#ifdef PC
-  if (!readOperand(c, count, true, base)) return 2;
-#else
-  if (!readOperand(c, count, false, base)) return 2;
-#endif
+  if (!readOperand(a, count, POINTER_A, base) || !readOperand(b, count, POINTER_B, base) || !readOperand(c, count, POINTER_C, base)) return 2;
   if (!readPairs(buf.data(), len)) return 3;
   blockDim.x = bx; gridDim.x = gx; gridDim.y = gy; gridDim.z = gz;
   for (unsigned z = 0; z < gz; ++z) for (unsigned y = 0; y < gy; ++y) for (unsigned x = 0; x < gx; ++x) {
