@@ -131,7 +131,9 @@ export const sm90GemmTuning: GemmTuningOverrides = {
   mmaByPadding: {
     maxDim: 96,
     tiles: [
-      { config: { bm: 64, bn: 64, bk: 8, wm: 2, wn: 2, stages: 4 }, cost: 1 },
+      // At least two blocks an SM: 151-176 registers and no spill in any op pair (nvcc 13, sm_90).
+      // The plain bound gave NN 128 and a 16-byte spill; three blocks, TT a 4-byte one.
+      { config: { bm: 64, bn: 64, bk: 8, wm: 2, wn: 2, stages: 4, minBlocks: 2 }, cost: 1 },
       { config: { bm: 32, bn: 32, bk: 16, wm: 2, wn: 2, stages: 3 }, cost: 1.3 },
     ],
   },
