@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { Context } from '../../src/api/context.js';
 import { variableDevice, type DeviceVariableBatch } from '../../src/core/device-batch.js';
 import { CudaBackend } from '../../src/cuda/backend.js';
-import { deviceRegions } from '../../src/cuda/kernels/common/vdevice.js';
+import { deviceRegions, firstLaunchedRegion, inDeviceFrame, takeDeviceTables } from '../../src/cuda/kernels/common/vdevice.js';
 import { DEVICE_CLASS_WAVES, DEVICE_LOOP_MAX_TILES, deviceClassSlots } from '../../src/cuda/kernels/gemm/launch-vdevice.js';
 import { classTiles } from '../../src/cuda/kernels/gemm/index.js';
 import { gemmClassParams, vbatchedGemmLaunch, vbatchedGemmSource } from '../../src/cuda/kernels/gemm/index.js';
@@ -30,6 +30,8 @@ class Counting extends PlanningDevice {
   allocs = 0;
   waits = 0;
   fills: number[] = [];
+  /** Each fill's first address, beside `fills`. */
+  filledAt: bigint[] = [];
   launches: Launch[] = [];
   override alloc(dtype: DeviceDType, length: number): DeviceArray {
     this.allocs++;
@@ -40,6 +42,7 @@ class Counting extends PlanningDevice {
   }
   override fill(dst?: DeviceArray): void {
     this.fills.push(dst?.byteLength ?? 0);
+    this.filledAt.push(dst?.ptr ?? 0n);
   }
   override kernel(src: KernelSource): Kernel {
     const k = super.kernel(src);
@@ -49,6 +52,7 @@ class Counting extends PlanningDevice {
     this.allocs = 0;
     this.waits = 0;
     this.fills = [];
+    this.filledAt = [];
     this.launches = [];
   }
 }
@@ -172,4 +176,28 @@ test('the device-count class kernels of workload a\'s largest classes compile fo
   const picks = new Set(['gemm_vmma_dNN_c48_32x32x16_w2x2_s3_k8_dc', 'gemm_vmma_dTT_c64_64x32x16_w2x2_s2_k8_dc', 'gemm_vstaged_dNN_c24_m2_t3x2_dc']);
   const results = await compileForSm90(compileSet(sources, (e) => picks.has(e)), 2);
   assert.deepEqual(compileFailures(results, (r) => (r.spillStores > 0 ? `${r.spillStores} bytes of spill stores` : undefined)), []);
+});
+
+test("zeroed tables clear the rows of the regions launched only: posv's and gesv's solves leave the fused classes' regions alone", () => {
+  const dev = new Counting(H100);
+  const count = 1000, pointers = 3, ints = 5;
+  const { launches: all, regions } = deviceRegions(64);
+  const launches = all.filter((l) => l.bound > 32);
+  const first = firstLaunchedRegion(launches, regions);
+  assert.equal(first, Math.min(...launches.map((l) => l.region)));
+  assert.equal(firstLaunchedRegion([], regions), regions, 'no launch: no rows');
+  inDeviceFrame(dev, (frame) => {
+    dev.reset();
+    const t = takeDeviceTables(dev, frame, regions, count, pointers, ints, 'zeroed', first);
+    const rows = (regions - first) * count;
+    assert.deepEqual(dev.fills, [rows * pointers * 8, rows * ints * 4, regions * 4], 'the launched regions\' rows, then the counters');
+    assert.deepEqual(dev.filledAt, [t.at(first).pointers, t.at(first).ints, t.counters]);
+    dev.reset();
+    t.zero(first + 1);
+    assert.deepEqual(dev.fills, [count * pointers * 8, count * ints * 4, regions * 4], 'zero(upTo): the regions [first, upTo)');
+    dev.reset();
+    const whole = takeDeviceTables(dev, frame, regions, count, pointers, ints, 'zeroed');
+    assert.deepEqual(dev.fills, [regions * count * pointers * 8, regions * count * ints * 4, regions * 4], 'first 0: every region');
+    assert.deepEqual(dev.filledAt, [whole.at(0).pointers, whole.at(0).ints, whole.counters]);
+  });
 });

@@ -111,10 +111,10 @@ export interface DeviceTables {
   /** Addresses of region r's first rows. */
   at(region: number): { readonly pointers: bigint; readonly ints: bigint };
   /**
-   * Zeroes the rows of regions [0, regions) and every counter: for class kernels that launch over
-   * whole regions (a row past the class's members must read zero), and tables reused by a later
-   * step whose classes are those regions (the regions above keep their rows: that step does not
-   * launch them).
+   * Zeroes the rows of regions [first, regions) (`first` the tables' first launched region) and
+   * every counter: for class kernels that launch over whole regions (a row past the class's
+   * members must read zero), and tables reused by a later step whose classes are those regions
+   * (the regions above keep their rows: that step does not launch them).
    */
   zero(regions: number): void;
   /** Zeroes the counters only: for class kernels that read their class's count (gemm's device-count kernels). */
@@ -122,13 +122,22 @@ export interface DeviceTables {
 }
 
 /**
+ * The first region `launches` run (`regions` where they are none): the regions below it are
+ * reached by no member (their classes are another step's), so their rows need no zeroing.
+ */
+export const firstLaunchedRegion = (launches: readonly DeviceRegion[], regions: number): number =>
+  launches.reduce((first, l) => Math.min(first, l.region), regions);
+
+/**
  * Takes a call's tables from `frame` (the device workspace: no allocation once the workspace has
  * grown to the call's size, and nothing waits: the frame ends once the work is enqueued, and the
- * next call's kernels run after this one's on the stream) and zeroes them, whole where `rows` is
- * 'zeroed' (class kernels that launch over whole regions), the counters only where it is 'counted'.
+ * next call's kernels run after this one's on the stream) and zeroes them, the rows of regions
+ * [first, regions) and the counters where `rows` is 'zeroed' (class kernels that launch over whole
+ * regions; `first` the first region launched, firstLaunchedRegion), the counters only where it is
+ * 'counted'.
  */
 export function takeDeviceTables(
-  dev: GpuDevice, frame: WorkspaceFrame, regions: number, count: number, pointerStride: number, intStride: number, rows: 'zeroed' | 'counted',
+  dev: GpuDevice, frame: WorkspaceFrame, regions: number, count: number, pointerStride: number, intStride: number, rows: 'zeroed' | 'counted', first = 0,
 ): DeviceTables {
   const rowCount = regions * count;
   const p = frame.take('int64', Math.max(1, rowCount * pointerStride), 'the device form\'s member pointers');
@@ -140,9 +149,10 @@ export function takeDeviceTables(
     counter: (r) => i.ptr + BigInt((countersAt + r) * 4),
     at: (r) => ({ pointers: p.ptr + BigInt(r * count * pointerStride * 8), ints: i.ptr + BigInt(r * count * intStride * 4) }),
     zero: (upTo) => {
-      const used = Math.min(Math.max(0, upTo), regions) * count;
-      if (used * pointerStride > 0) dev.fill(dev.view(p, 0, used * pointerStride), 0);
-      if (used * intStride > 0) dev.fill(dev.view(i, 0, used * intStride), 0);
+      const from = Math.min(Math.max(0, first), regions) * count;
+      const rows = Math.min(Math.max(0, upTo), regions) * count - from;
+      if (rows * pointerStride > 0) dev.fill(dev.view(p, from * pointerStride, rows * pointerStride), 0);
+      if (rows * intStride > 0) dev.fill(dev.view(i, from * intStride, rows * intStride), 0);
       dev.fill(dev.view(i, countersAt, regions), 0);
     },
     zeroCounters: () => dev.fill(dev.view(i, countersAt, regions), 0),

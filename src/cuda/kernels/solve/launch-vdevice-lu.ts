@@ -29,7 +29,7 @@ import { arg, type DeviceArray, type GpuDevice, type KernelArg, type LaunchConfi
 import type { WorkspaceFrame } from '../../runtime/workspace.js';
 import { kernelFor } from '../common/kernel-cache.js';
 import { sharedLimit } from '../common/operands.js';
-import { batchArgs, deviceRegions, inDeviceFrame, launchPerMember, onDevice, takeDeviceTables, type DeviceTables } from '../common/vdevice.js';
+import { batchArgs, deviceRegions, firstLaunchedRegion, inDeviceFrame, launchPerMember, onDevice, takeDeviceTables, type DeviceTables } from '../common/vdevice.js';
 import { GETRF_VBATCH_INTS, getrfDeviceDesigns, launchGetrfRegions } from '../getrf/index.js';
 import { trsmDeviceClassify, trsmDeviceSolve, type TrsmDeviceMembers } from '../trsm/index.js';
 import { COPY_VBATCH_INTS } from './generate-copy-vbatched.js';
@@ -128,7 +128,7 @@ export function gesvDeviceVariableCuda(dev: GpuDevice, r: DeviceVariableLuSolveR
   const designs = getrfDeviceDesigns(dev, a.dtype, launches, opts.getrfTuning ?? tuningFor(dev.info.arch, 'getrf'));
   const plan = planInterchanges(dev, r);
   inDeviceFrame(dev, (frame) => {
-    const tables = takeDeviceTables(dev, frame, regions, count, 1, GETRF_VBATCH_INTS, 'zeroed');
+    const tables = takeDeviceTables(dev, frame, regions, count, 1, GETRF_VBATCH_INTS, 'zeroed', firstLaunchedRegion(launches, regions));
     const work = frame.take('int32', count + 1, 'the device form\'s info scratch');
     const table = takeSwapTable(frame, count);
     const fused = fusedDeviceClasses(dev, frame, all, count);

@@ -21,7 +21,7 @@ import { arg, type GpuDevice, type KernelArg } from '../../runtime/types.js';
 import type { WorkspaceFrame } from '../../runtime/workspace.js';
 import { SMALL_MAX_N } from '../common/warp-slots.js';
 import { kernelFor } from '../common/kernel-cache.js';
-import { batchArgs, deviceRegions, inDeviceFrame, launchPerMember, onDevice, takeDeviceTables, type DeviceRegion, type DeviceTables } from '../common/vdevice.js';
+import { batchArgs, deviceRegions, firstLaunchedRegion, inDeviceFrame, launchPerMember, onDevice, takeDeviceTables, type DeviceRegion, type DeviceTables } from '../common/vdevice.js';
 import { POTRF_VBATCH_INTS, launchPotrfRegions, potrfDeviceDesigns } from '../potrf/index.js';
 import { trsmDeviceClassify, trsmDeviceSolve, type TrsmDeviceMembers } from '../trsm/index.js';
 import { generateSolveCheck } from './generate-vdevice.js';
@@ -112,7 +112,7 @@ export function posvDeviceVariableCuda(dev: GpuDevice, r: DeviceVariableSolveReq
   const launches = all.filter((l) => l.bound > SMALL_MAX_N);
   const designs = potrfDeviceDesigns(dev, a.dtype, r.uplo, launches, opts.potrfTuning ?? tuningFor(dev.info.arch, 'potrf'));
   inDeviceFrame(dev, (frame) => {
-    const tables = takeDeviceTables(dev, frame, regions, count, 1, POTRF_VBATCH_INTS, 'zeroed');
+    const tables = takeDeviceTables(dev, frame, regions, count, 1, POTRF_VBATCH_INTS, 'zeroed', firstLaunchedRegion(launches, regions));
     const work = frame.take('int32', count + 1, 'the device form\'s info scratch');
     const fused = fusedDeviceClasses(dev, frame, all, count);
     // Codes, the fused classes' and potrf's rows; the class kernels write info at each row's batch index i + 1.

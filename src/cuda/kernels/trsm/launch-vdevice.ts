@@ -29,7 +29,7 @@ import { kernelFor } from '../common/kernel-cache.js';
 import { sharedLimit } from '../common/operands.js';
 import { elementBytes } from '../common/precision.js';
 import {
-  batchArgs, deviceRegions, inDeviceFrame, launchPerMember, onDevice, takeDeviceTables, type DeviceRegion, type DeviceTables,
+  batchArgs, deviceRegions, firstLaunchedRegion, inDeviceFrame, launchPerMember, onDevice, takeDeviceTables, type DeviceRegion, type DeviceTables,
 } from '../common/vdevice.js';
 import { driverSection } from '../common/driver-section.js';
 import { GEMM_VBATCH_INTS, GEMM_VBATCH_POINTERS, launchGemmRegions } from '../gemm/index.js';
@@ -71,7 +71,8 @@ function trsmDeviceBounds(side: Side, a: DeviceVariableBatch, b: DeviceVariableB
  * solves are enqueued) and the classification of `a` (triangles) and `b` on `side`: codes to
  * `info` (an address; 0: not written), members with skip[i] != 0 left out (`skip` an address; 0: none),
  * and those whose triangle's order is at most `taken` (posv's and gesv's fused classes solve them;
- * -1: none), with the regions of classes whose bound is at most `taken`, which no member reaches.
+ * -1: none); the rows of the classes whose bound is at most `taken`, which no member reaches, are
+ * not zeroed.
  */
 export function trsmDeviceClassify(
   dev: GpuDevice, frame: WorkspaceFrame, side: Side, a: DeviceVariableBatch, b: DeviceVariableBatch, info: bigint, skip: bigint, taken = -1,
@@ -80,7 +81,7 @@ export function trsmDeviceClassify(
   const bounds = trsmDeviceBounds(side, a, b);
   const { launches: all, regions } = deviceRegions(bounds.t);
   const launches = all.filter((l) => l.bound > taken);
-  const tables = takeDeviceTables(dev, frame, regions, count, TRSM_VBATCH_POINTERS, TRSM_VBATCH_INTS, 'zeroed');
+  const tables = takeDeviceTables(dev, frame, regions, count, TRSM_VBATCH_POINTERS, TRSM_VBATCH_INTS, 'zeroed', firstLaunchedRegion(launches, regions));
   const cp: TrsmClassifyParams = { side };
   const classify = kernelFor(dev, 'trsm-vclassify', cp, () => generateTrsmClassify(cp));
   launchPerMember(classify, count, [
