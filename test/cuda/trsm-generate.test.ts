@@ -294,3 +294,26 @@ test('the chained substitution: chosen for side left trsm with few columns from 
   assert.equal(chainRhs({ ...base, op: 'trmm', m: 4096, n: 1 }, tuning), 0);
   assert.equal(chainRhs({ ...base, m: 4096, n: 64, count: 20000 }, tuning), 0, 'more chains than grid.y holds');
 });
+
+test('the chained substitution by bands of right-hand sides (sm_90): the first band holding n decides the order it starts from', () => {
+  const tuning = tuningFor('sm_90', 'trsm');
+  const base = { op: 'trsm' as const, side: 'left' as const, uplo: 'lower' as const, transA: 'N' as const, diag: 'nonunit' as const, count: 100 };
+  for (const dtype of ['float64', 'float32'] as const) {
+    const bands = tuning.chain[dtype];
+    assert.ok(bands.length > 1, `${dtype}: bands`);
+    bands.forEach((band, i) => {
+      assert.ok(i === 0 || band.maxRhs > bands[i - 1]!.maxRhs, `${dtype}: increasing maxRhs`);
+      const widest = { ...base, dtype, n: band.maxRhs };
+      assert.ok(chainRhs({ ...widest, m: band.from }, tuning) > 0, `${dtype} ${band.maxRhs} columns at ${band.from}`);
+      assert.equal(chainRhs({ ...widest, m: band.from - 1 }, tuning), 0, `${dtype} ${band.maxRhs} columns below ${band.from}`);
+      // One column more than a band holds takes the next band's order (or none after the last).
+      const next = bands[i + 1];
+      const beyond = { ...base, dtype, n: band.maxRhs + 1, m: band.from };
+      assert.equal(chainRhs(beyond, tuning) > 0, next !== undefined && next.from <= band.from, `${dtype} ${band.maxRhs + 1} columns at ${band.from}`);
+    });
+  }
+  assert.equal(chainRhs({ ...base, dtype: 'float64', m: 128, n: 8 }, tuning), 8);
+  assert.equal(chainRhs({ ...base, dtype: 'float64', m: 128, n: 9 }, tuning), 0, 'float64 9-16 columns from 192');
+  assert.equal(chainRhs({ ...base, dtype: 'float64', m: 96, n: 1 }, tuning), 0);
+  assert.equal(chainRhs({ ...base, dtype: 'float32', m: 96, n: 3 }, tuning), 4);
+});

@@ -204,14 +204,15 @@ const CHAIN_GRID_Y = 65535;
 
 /**
  * The right-hand sides per chain of the flag-chained substitution (generate-chain.ts) where it
- * serves the problem, else 0: trsm, side left, m from the table's `chainFrom` with at most
- * `chainMaxRhs` columns (or forced by `chain: true`; any other forced choice, e.g. `invertFrom`,
+ * serves the problem, else 0: trsm, side left, m from the `from` of the table's chain band that holds
+ * its n columns (or forced by `chain: true`; any other forced choice, e.g. `invertFrom`,
  * keeps the paths it names), within `chainMaxElements` of B. Chains of 1, 2, 4, 8 or 16 columns (the next power of two).
  */
 export function chainRhs(problem: Omit<TrsmProblem, 'sharedLimit' | 'kind'>, tuning: TrsmTuning, force: TrsmForce = {}): number {
   if (problem.op !== 'trsm' || problem.side !== 'left' || force.chain === false || problem.m === 0 || problem.n === 0) return 0;
   const otherForced = forcedBesides(force, 'chain');
-  const inTable = problem.m >= tuning.chainFrom[problem.dtype] && problem.n <= tuning.chainMaxRhs && problem.m * problem.n <= tuning.chainMaxElements;
+  const band = tuning.chain[problem.dtype].find((b) => problem.n <= b.maxRhs);
+  const inTable = band !== undefined && problem.m >= band.from && problem.m * problem.n <= tuning.chainMaxElements;
   if (force.chain !== true && (otherForced || !inTable)) return 0;
   let rhs = 1;
   while (rhs < Math.min(problem.n, CHAIN_RHS_MAX)) rhs *= 2;

@@ -30,8 +30,8 @@ export const defaultTrsmTuning: TrsmTuning = {
   //   m = 1024, n = 1: 0.27 / 0.17 (1.78 / 1.24, 3.49 / 3.50, 0.70 / 0.68); n = 64: 0.21 / 0.21 (0.96 / 1.02, 1.22 / 1.28, 0.53)
   //   m = 4096, n = 1: 0.32 / 0.32 (1.60 / 1.63, 15.9, 2.7); n = 16: 0.74 / 0.76 (1.62 / 1.65); n = 64: 0.97 / 1.00 (1.65 / 1.72)
   //   m = 16384, n = 1: 1.17 / 1.18 (4.41 / 4.55, 63.5, 11.9); n = 16: 2.85 / 2.91 (4.51 / 4.70); n = 64: 7.23 / 7.36 (4.62 / 4.94)
-  // so up to 2^18 elements of B (16384 x 16, 4096 x 64). From m = 512: a guess (not measured below 1024).
-  chainFrom: { float64: 512, float32: 512 },
-  chainMaxRhs: 64,
+  // so up to 2^18 elements of B (16384 x 16, 4096 x 64). From m = 512: a guess (not measured below 1024
+  // here; sm_90's table has bands measured in batches).
+  chain: { float64: [{ maxRhs: 64, from: 512 }], float32: [{ maxRhs: 64, from: 512 }] },
   chainMaxElements: 1 << 18,
 };

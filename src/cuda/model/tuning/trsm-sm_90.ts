@@ -71,7 +71,24 @@ const TRMM_TILED_T: readonly TiledBand[] = [
   { maxDim: Infinity, config: { bm: 64, bn: 64, bk: 16, tm: 8, tn: 8 } },
 ];
 
+// The chained substitution in batches (H200, 2026-12-01, `MYRIAD_QUICK_FIRST=0 node
+// scripts/probe/trsm-chain-batched.mjs 64,96,128,192,256,384 1,2,4,8,16,32,64`: left, lower, N and T,
+// the vendor sweep's counts; ms, the slower of N and T, chain / the default route, the recursion):
+//   float64: 128 x 512 1-8 columns 0.091-0.107 / 0.124-0.153, 16 0.170 / 0.158; 192 x 227 1-16 0.076-0.145 /
+//            0.192-0.271, 32 0.251 / 0.251; 256 x 128 32 0.268 / 0.313, 64 0.452 / 0.322; 384 x 56 64 0.441 /
+//            0.462; 96 x 910 1 0.132 / 0.243 but 4-64 0.149-0.765 / 0.137-0.251.
+//   float32: 96 x 1820 1-4 0.121-0.135 / 0.149-0.166, 8 0.155 / 0.145; 128 x 1024 1-16 0.084-0.156 /
+//            0.147-0.202, 32 0.265 / 0.225; 192 x 455 32 0.237 / 0.307, 64 0.441 / 0.458; 384 x 113 64
+//            0.388 / 0.558; 64 x 4096 1 0.119 / 0.128, 2-64 slower.
+// A band starts where the chain was ahead at its widest B and at the orders above. float32 16 columns
+// from 192: at 128 x 1024 the vendor sweep's own route took 0.149 ms (its timing of the same recursion).
+const TRSM_CHAIN: TrsmTuning['chain'] = {
+  float64: [{ maxRhs: 8, from: 128 }, { maxRhs: 16, from: 192 }, { maxRhs: 32, from: 256 }, { maxRhs: 64, from: 512 }],
+  float32: [{ maxRhs: 4, from: 96 }, { maxRhs: 8, from: 128 }, { maxRhs: 16, from: 192 }, { maxRhs: 32, from: 192 }, { maxRhs: 64, from: 384 }],
+};
+
 export const sm90TrsmTuning: Partial<TrsmTuning> = {
+  chain: TRSM_CHAIN,
   trmmProduct: {
     double: { from: 32, panels: 1024, tiles: { N: TRMM_TILES_N, T: TRMM_TILES_T } },
     single: { from: 32, panels: 1024, tiles: { N: TRMM_TILED_N, T: TRMM_TILED_T } },

@@ -19,9 +19,12 @@ export interface TrsmTuning {
   readonly invertBlock: number;
   /** Workspace bytes the inverted blocks and the copy of B's block may take; beyond, the recursion. */
   readonly invertMaxBytes: number;
-  /** Side left: triangles from this m with at most `chainMaxRhs` right-hand sides take the flag-chained substitution (generate-chain.ts). */
-  readonly chainFrom: PerDType<number>;
-  readonly chainMaxRhs: number;
+  /**
+   * Side left: where the flag-chained substitution (generate-chain.ts) takes a problem, by the
+   * right-hand sides: the first band whose `maxRhs` holds n, from its triangle's order `from`
+   * (bands in increasing maxRhs; more columns than the last band's: never).
+   */
+  readonly chain: PerDType<readonly TrsmChainBand[]>;
   /** ... and at most this many elements of B (m x n): beyond, each chain's own tile products outweigh the launches it saves. */
   readonly chainMaxElements: number;
   /**
@@ -44,4 +47,10 @@ export interface TrmmProductTuning<Band extends MmaBand | TiledBand> {
   readonly panels: number;
   /** The kernel's tiles by the triangle's order (ascending maxDim, the last Infinity), for op(A) = A ('N') and A^T ('T'). */
   readonly tiles: { readonly N: readonly Band[]; readonly T: readonly Band[] };
+}
+
+/** Up to `maxRhs` right-hand sides, the chained substitution from triangles of order `from`. */
+export interface TrsmChainBand {
+  readonly maxRhs: number;
+  readonly from: number;
 }
