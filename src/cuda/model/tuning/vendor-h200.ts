@@ -72,31 +72,33 @@ export const h200VendorTable: VendorTable = {
     // kernel, float64 arithmetic); 192 (1.5x) and 512 (2.1x) own, float64 own at every order (2.5-3.5x).
     { op: 'syev', route: 'cusolver', dtype: 'float32', jobz: 'values', n: [256, 256], count: [100, Infinity],
       measured: [{ n: 256, count: 100, ratio: 0.88 }] },
-    // trsm's rules re-measured after the leaf's triangle loads changed (commit 22bfc09, the same
-    // card, 2026-11-29: `node dist/scripts/vendor-sweep.js --ops trsm`); float64 with one
-    // right-hand side now runs on the own leaves at every order measured (1.28-171x).
-    { op: 'trsm', route: 'cublas', dtype: 'float32', side: 'left', n: [256, 256], nrhs: [1, 1], count: [256, Infinity],
-      measured: [{ n: 256, count: 256, ratio: 0.92 }] },
-    { op: 'trsm', route: 'cublas', dtype: 'float64', side: 'left', n: [128, 256], nrhs: [16, Infinity], count: [128, Infinity],
-      measured: [{ n: 128, count: 512, ratio: 0.88 }, { n: 256, count: 128, ratio: 0.81 }] },
-    { op: 'trsm', route: 'cublas', dtype: 'float32', side: 'left', n: [256, 256], nrhs: [16, Infinity], count: [256, Infinity],
-      measured: [{ n: 256, count: 256, ratio: 0.66 }] },
+    // The real solves at orders 8-512 with the halfway orders (24 ... 384), the same card, 2026-12-01:
+    // getrs and gesv `node dist/scripts/vendor-sweep.js --ops trsm,getrs,gesv --dtype float64,float32
+    // --repeats 5` (commit b1a2db7), trsm `--ops trsm` (commit 7a757b6: the chained substitution's
+    // batched bands, model/tuning/trsm-sm_90.ts). trsm, vendor / own before and after the bands: one
+    // right-hand side float64 128-384 1.14-1.52 -> 2.25-6.07, float32 96-384 0.73-1.01 -> 1.62-5.41; 16
+    // float64 192-384 0.70-0.84 -> 1.26-2.36, float32 0.60-0.66 -> 1.23-2.37. 16 columns at float64 96-128 and
+    // float32 128 stay with cuBLAS (0.84-0.91).
+    { op: 'trsm', route: 'cublas', dtype: 'float64', side: 'left', n: [96, 128], nrhs: [16, Infinity], count: [512, Infinity],
+      measured: [{ n: 96, count: 910, ratio: 0.914 }, { n: 128, count: 512, ratio: 0.842 }] },
+    { op: 'trsm', route: 'cublas', dtype: 'float32', side: 'left', n: [128, 128], nrhs: [16, Infinity], count: [1024, Infinity],
+      measured: [{ n: 128, count: 1024, ratio: 0.892 }] },
     { op: 'getrs', route: 'cublas', dtype: 'float64', n: [256, Infinity], nrhs: [1, 1], count: [32, Infinity],
-      measured: [{ n: 256, count: 128, ratio: 0.96 }, { n: 512, count: 32, ratio: 0.73 }] },
-    { op: 'getrs', route: 'cublas', dtype: 'float32', n: [512, Infinity], nrhs: [1, 1], count: [64, Infinity],
-      measured: [{ n: 512, count: 64, ratio: 0.66 }] },
-    { op: 'getrs', route: 'cublas', dtype: 'float64', n: [128, 256], nrhs: [16, Infinity], count: [128, Infinity],
-      measured: [{ n: 128, count: 512, ratio: 0.62 }, { n: 256, count: 128, ratio: 0.56 }] },
-    { op: 'getrs', route: 'cublas', dtype: 'float32', n: [128, 256], nrhs: [16, Infinity], count: [256, Infinity],
-      measured: [{ n: 128, count: 1024, ratio: 0.68 }, { n: 256, count: 256, ratio: 0.5 }] },
-    { op: 'gesv', route: 'cublas', dtype: 'float64', n: [512, Infinity], nrhs: [1, 1], count: [32, Infinity],
-      measured: [{ n: 512, count: 32, ratio: 0.95 }] },
+      measured: [{ n: 256, count: 128, ratio: 0.942 }, { n: 384, count: 56, ratio: 0.749 }, { n: 512, count: 32, ratio: 0.709 }] },
+    { op: 'getrs', route: 'cublas', dtype: 'float32', n: [384, Infinity], nrhs: [1, 1], count: [64, Infinity],
+      measured: [{ n: 384, count: 113, ratio: 0.736 }, { n: 512, count: 64, ratio: 0.651 }] },
+    { op: 'getrs', route: 'cublas', dtype: 'float64', n: [128, 384], nrhs: [16, Infinity], count: [56, Infinity],
+      measured: [{ n: 128, count: 512, ratio: 0.946 }, { n: 192, count: 227, ratio: 0.786 }, { n: 256, count: 128, ratio: 0.866 }, { n: 384, count: 56, ratio: 0.741 }] },
+    { op: 'getrs', route: 'cublas', dtype: 'float32', n: [128, 384], nrhs: [16, Infinity], count: [113, Infinity],
+      measured: [{ n: 128, count: 1024, ratio: 0.917 }, { n: 192, count: 455, ratio: 0.737 }, { n: 256, count: 256, ratio: 0.73 }, { n: 384, count: 113, ratio: 0.671 }] },
+    { op: 'gesv', route: 'cublas', dtype: 'float64', n: [384, Infinity], nrhs: [1, 1], count: [32, Infinity],
+      measured: [{ n: 384, count: 56, ratio: 0.969 }, { n: 512, count: 32, ratio: 0.945 }] },
     { op: 'gesv', route: 'cublas', dtype: 'float32', n: [256, Infinity], nrhs: [1, 1], count: [64, Infinity],
-      measured: [{ n: 256, count: 256, ratio: 0.43 }, { n: 512, count: 64, ratio: 0.93 }] },
-    { op: 'gesv', route: 'cublas', dtype: 'float64', n: [64, 256], nrhs: [16, Infinity], count: [128, Infinity],
-      measured: [{ n: 64, count: 2048, ratio: 0.86 }, { n: 128, count: 512, ratio: 0.81 }, { n: 256, count: 128, ratio: 0.8 }] },
-    { op: 'gesv', route: 'cublas', dtype: 'float32', n: [64, 256], nrhs: [16, Infinity], count: [256, Infinity],
-      measured: [{ n: 64, count: 4096, ratio: 0.84 }, { n: 128, count: 1024, ratio: 0.78 }, { n: 256, count: 256, ratio: 0.76 }] },
+      measured: [{ n: 256, count: 256, ratio: 0.919 }, { n: 384, count: 113, ratio: 0.958 }, { n: 512, count: 64, ratio: 0.925 }] },
+    { op: 'gesv', route: 'cublas', dtype: 'float64', n: [48, 384], nrhs: [16, Infinity], count: [56, Infinity],
+      measured: [{ n: 48, count: 3640, ratio: 0.829 }, { n: 64, count: 2048, ratio: 0.942 }, { n: 96, count: 910, ratio: 0.864 }, { n: 128, count: 512, ratio: 0.918 }, { n: 192, count: 227, ratio: 0.904 }, { n: 256, count: 128, ratio: 0.926 }, { n: 384, count: 56, ratio: 0.893 }] },
+    { op: 'gesv', route: 'cublas', dtype: 'float32', n: [48, 384], nrhs: [16, Infinity], count: [113, Infinity],
+      measured: [{ n: 48, count: 7281, ratio: 0.755 }, { n: 64, count: 4096, ratio: 0.847 }, { n: 96, count: 1820, ratio: 0.868 }, { n: 128, count: 1024, ratio: 0.865 }, { n: 192, count: 455, ratio: 0.86 }, { n: 256, count: 256, ratio: 0.867 }, { n: 384, count: 113, ratio: 0.867 }] },
     // Complex gemm: the same card, 2026-11-29, `node dist/scripts/vendor-sweep.js --ops gemm --dtype complex128,complex64`
     // (cuBLAS's z/cgemm against the own kernels over pairs); complex128 measured again after its own
     // kernel moved to the tensor cores (the mma kernel on the real embedding, `--dtype complex128`).
