@@ -22,6 +22,10 @@ import { HostScratch, type HostFrame } from './host-scratch.js';
 /** The class bounds, ascending. */
 export const VBATCH_CLASSES: readonly number[] = [8, 16, 24, 32, 48, 64, 128, 256, 512];
 
+/** The classes to 32 are the multiples of this (order 0 in the first): log2 of it, for the host's hot loops. */
+export const SMALL_CLASS_SHIFT = 3;
+export const SMALL_CLASS_STEP = 1 << SMALL_CLASS_SHIFT;
+
 /** The largest member size a class takes; larger members keep the per-size path. */
 export const VBATCH_MAX = 512;
 
@@ -124,7 +128,7 @@ class DistinctKeys {
 /** The class bound of a member of size `d` (undefined beyond VBATCH_MAX). */
 export function sizeClass(d: number): number | undefined {
   if (!(Number.isInteger(d) && d >= 0)) throw new MyriadError('INVALID_ARGUMENT', `a member's size must be a non-negative integer, got ${d}`, 'size');
-  if (d <= 32) return Math.max(8, Math.ceil(d / 8) * 8);
+  if (d <= 32) return Math.max(SMALL_CLASS_STEP, Math.ceil(d / SMALL_CLASS_STEP) * SMALL_CLASS_STEP);
   if (d <= 64) return Math.ceil(d / 16) * 16;
   if (d > VBATCH_MAX) return undefined;
   return 2 ** Math.ceil(Math.log2(d));

@@ -13,7 +13,7 @@
 import type { DType } from '../../../core/dtype.js';
 import type { HostFrame } from '../common/host-scratch.js';
 import { int32s } from '../common/members.js';
-import { NO_WORK, planClasses, type SizeClass } from '../common/vbatch.js';
+import { NO_WORK, planClasses, SMALL_CLASS_SHIFT, SMALL_CLASS_STEP, type SizeClass } from '../common/vbatch.js';
 import { SMALL_MAX_N, smallWarps } from '../common/warp-slots.js';
 import { RHS_MAX } from './generate-small.js';
 import type { FusedVbatchedParams } from './params.js';
@@ -50,22 +50,19 @@ export interface VbatchedFusedPlan {
 /** `frame`: the plan's member arrays come from it; absent, fresh ones. */
 export function planVbatchedFused(p: VbatchedFusedProblem, frame?: HostFrame): VbatchedFusedPlan {
   const sizes = int32s(p.orders.length, frame);
-  const widest = new Int32Array(SMALL_MAX_N / CLASS_STEP);
+  const widest = new Int32Array(SMALL_MAX_N / SMALL_CLASS_STEP);
   smallOrders(p.orders, p.nrhs, sizes, widest);
   const { classes, order, place } = planClasses(sizes, frame);
   const launches = classes.map((c): VbatchedFusedLaunch => {
-    const nrhsMax = widest[c.bound / CLASS_STEP - 1]!;
+    const nrhsMax = widest[c.bound / SMALL_CLASS_STEP - 1]!;
     return { ...c, nrhsMax, params: fusedParams(p.dtype, c.bound, nrhsMax) };
   });
   return { launches, order, place };
 }
 
-/** The classes up to 32 are the multiples of this (common/vbatch.ts; order 0 in the first). */
-const CLASS_STEP = 8;
-
 /**
  * sizes[i] := orders[i] where it is at most SMALL_MAX_N, else NO_WORK; widest[c] := the most columns
- * of B among the members of class (c + 1) * CLASS_STEP. One pass, alone in its function (no code
+ * of B among the members of class (c + 1) * SMALL_CLASS_STEP. One pass, alone in its function (no code
  * after the loop that never ran).
  */
 function smallOrders(orders: Int32Array, nrhs: Int32Array, sizes: Int32Array, widest: Int32Array): void {
@@ -73,7 +70,7 @@ function smallOrders(orders: Int32Array, nrhs: Int32Array, sizes: Int32Array, wi
     const d = orders[i]!;
     if (d > SMALL_MAX_N) { sizes[i] = NO_WORK; continue; }
     sizes[i] = d;
-    const c = d === 0 ? 0 : (d - 1) >> 3;           // (d - 1) / CLASS_STEP: order 0 in the first class
+    const c = d === 0 ? 0 : (d - 1) >> SMALL_CLASS_SHIFT;   // (d - 1) / SMALL_CLASS_STEP: order 0 in the first class
     const w = nrhs[i]!;
     if (w > widest[c]!) widest[c] = w;
   }
