@@ -23,7 +23,7 @@ import { floatsPer, isShared, stage, unstage, type Staged } from './staging.js';
  * the share (a fresh arena costs about 3 ms per MiB of page faults on a first call).
  */
 export const THREADING = {
-  minWork: 1 << 19, minWorkPerThread: 1 << 17, copyMinSize: 32, streamBytes: 4 << 20, streamChunkBytes: STREAM_ARENA_BYTES >> 1,
+  minWork: 1 << 19, minWorkPerThread: 1 << 17, copyMinSize: 32, minWorkPerCopiedByte: 2, streamBytes: 4 << 20, streamChunkBytes: STREAM_ARENA_BYTES >> 1,
 };
 
 type Op = (r: object) => void;
@@ -33,18 +33,47 @@ function mainBatch(op: OpName, r: object): Batch<FloatArray> {
   return (r as Record<string, Batch<FloatArray>>)[OP_SPECS[op].main]!;
 }
 
-/** Rough work: sum over matrices of size^3 + 8 size^2 (flops and per-element costs). */
-function work(b: Batch<FloatArray>): number {
+/** Rough work of a matrix: size^3 + 8 size^2 (flops and per-element costs). */
+function cubeWork(rows: number, cols: number): number {
+  const s = Math.max(rows, cols);
+  return s * s * s + 8 * s * s;
+}
+
+/**
+ * Rough work of a solve with a triangle or factor of order t and `vectors` right-hand sides (or
+ * rows, side right): t^2 flops a vector (2 t^2 for the two triangles of potrs and getrs), and 8
+ * per element of the triangle and of B. The main batch's cube would count a factorisation's
+ * t^3 where one right-hand side costs t^2.
+ */
+function solveWork(t: number, vectors: number, triangles: number): number {
+  return triangles * t * t * vectors + 8 * (t * t + t * vectors);
+}
+
+/** The operations whose work is a solve's (solveWork): potrs, getrs (two triangles), trsm and trmm (one). */
+const SOLVES: Partial<Record<OpName, { readonly triangles: number }>> = { potrs: { triangles: 2 }, getrs: { triangles: 2 }, trsm: { triangles: 1 }, trmm: { triangles: 1 } };
+
+/** Rough work of a call: its matrices' work (cubeWork of the main batch's, or solveWork). */
+function work(op: OpName, r: object): number {
+  const b = mainBatch(op, r);
   const count = batchCount(b);
-  const per = (rows: number, cols: number): number => {
-    const s = Math.max(rows, cols);
-    return s * s * s + 8 * s * s;
-  };
-  if (b.kind !== 'variable') return count * per(b.rows, b.cols);
+  const solve = SOLVES[op];
+  if (solve !== undefined) {
+    const rb = (r as Record<string, Batch<FloatArray>>)['b']!;
+    const left = (r as { side?: string }).side !== 'right';
+    const per = (rows: number, cols: number): number => solveWork(left ? rows : cols, left ? cols : rows, solve.triangles);
+    if (rb.kind !== 'variable') return count * per(rb.rows, rb.cols);
+    let w = 0;
+    for (let p = 0; p < count; p++) {
+      const m = matrixAt(rb, p);
+      w += per(m.rows, m.cols);
+    }
+    return w;
+  }
+  if (b.kind !== 'variable') return count * cubeWork(b.rows, b.cols);
   let w = 0;
   for (let p = 0; p < count; p++) {
     const m = matrixAt(b, p);
-    w += per(m.rows, m.cols);
+    w += cubeWork(m.rows, m.cols);
   }
   return w;
 }
@@ -68,13 +97,19 @@ function unshared(r: object): { bytes: number; size: number } {
   return { bytes, size };
 }
 
-/** Threads for this call: 1 when small, or when copies for the workers would cost more than they give. */
+/**
+ * Threads for this call: 1 when small, or when copies for the workers would cost more than they
+ * give: matrices below copyMinSize, or less work than minWorkPerCopiedByte a byte copied (potrs and
+ * getrs with one right-hand side ran 1.6-3.8x longer on two threads than on one at n = 32-256,
+ * float64, the 2-core EPYC: about 1.25 a byte; gemm 32, 1.7 a byte, 13% longer; posv, gemm, trsm and
+ * potrf at 64-256, 3 and more a byte, 10-40% shorter).
+ */
 export function threadsFor(op: OpName, r: object, threads = cpuThreads()): number {
   const b = mainBatch(op, r);
-  const w = work(b);
+  const w = work(op, r);
   if (threads <= 1 || w < THREADING.minWork) return 1;
   const copies = unshared(r);
-  if (copies.bytes > 0 && copies.size < THREADING.copyMinSize) return 1;
+  if (copies.bytes > 0 && (copies.size < THREADING.copyMinSize || w < THREADING.minWorkPerCopiedByte * copies.bytes)) return 1;
   return Math.max(1, Math.min(threads, batchCount(b), Math.floor(w / THREADING.minWorkPerThread)));
 }
 

@@ -173,11 +173,13 @@ export function splitAcrossThreads(threads: number): void {
     THREADING.minWork = 0;
     THREADING.minWorkPerThread = 0;
     THREADING.copyMinSize = 0;
+    THREADING.minWorkPerCopiedByte = 0;
   });
   after(() => {
     setCpuThreads(saved.threads);
     THREADING.minWork = saved.minWork;
     THREADING.minWorkPerThread = saved.minWorkPerThread;
     THREADING.copyMinSize = saved.copyMinSize;
+    THREADING.minWorkPerCopiedByte = saved.minWorkPerCopiedByte;
   });
 }

@@ -17,6 +17,9 @@ import { gemmCase, lu } from './cases.js';
 import { TRIANGULAR_VARIANTS, inverseCase, syrkCase, triangularCase } from './cases-blas3.js';
 import { cpuTuning } from '../../../src/cpu-fast/context.js';
 
+/** The thresholds as shipped (splitAcrossThreads lowers them before the tests run). */
+const SHIPPED = { ...THREADING };
+
 splitAcrossThreads(3);
 
 /** A strided batch whose array lives on a SharedArrayBuffer. */
@@ -61,6 +64,33 @@ describe('cpu-fast on worker threads matches the reference', () => {
       THREADING.copyMinSize = 32;
       assert.equal(threadsFor('posv', r), 1);
       assert.equal(threadsFor('posv', s), 3);
+    } finally {
+      Object.assign(THREADING, saved);
+    }
+  });
+  test('copies for workers only where the work a copied byte pays for them: solves with few right-hand sides and gemm 32 stay on one thread', () => {
+    const saved = { ...THREADING };
+    const batch = (rows: number, cols: number, count: number, onShared = false) => {
+      const data = onShared ? new Float64Array(new SharedArrayBuffer(rows * cols * count * 8)) : new Float64Array(rows * cols * count);
+      return strided(data, { rows, cols, count });
+    };
+    try {
+      Object.assign(THREADING, SHIPPED);
+      const solve = (n: number, nrhs: number, count: number, onShared = false) => ({ a: batch(n, n, count, onShared), b: batch(n, nrhs, count, onShared), uplo: 'lower', info: info(count) });
+      for (const op of ['potrs', 'getrs'] as const) {
+        assert.equal(threadsFor(op, solve(128, 1, 128)), 1, `${op} 128 x 128, one right-hand side`);
+        assert.equal(threadsFor(op, solve(256, 4, 32)), 1, `${op} 256 x 32, four`);
+        assert.equal(threadsFor(op, solve(128, 1, 128, true)), 3, `${op} on shared data: no copies`);
+        assert.equal(threadsFor(op, solve(128, 128, 128)), 3, `${op} with as many right-hand sides as rows`);
+      }
+      const tri = (side: 'left' | 'right', m: number, n: number, count: number) => ({ side, a: batch(side === 'left' ? m : n, side === 'left' ? m : n, count), b: batch(m, n, count) });
+      assert.equal(threadsFor('trsm', tri('left', 256, 2, 64)), 1, 'trsm left, two columns');
+      assert.equal(threadsFor('trsm', tri('right', 2, 256, 64)), 1, 'trsm right, two rows');
+      assert.equal(threadsFor('trsm', tri('left', 64, 64, 512)), 3, 'trsm square');
+      const product = (n: number, count: number) => ({ a: batch(n, n, count), b: batch(n, n, count), c: batch(n, n, count) });
+      assert.equal(threadsFor('gemm', product(32, 682)), 1, 'gemm 32: 1.7 a byte');
+      assert.equal(threadsFor('gemm', product(64, 170)), 3, 'gemm 64: 3 a byte');
+      assert.equal(threadsFor('posv', solve(64, 1, 512)), 3, 'posv 64');
     } finally {
       Object.assign(THREADING, saved);
     }
