@@ -28,6 +28,7 @@ import { cudaMath, dtypeInfo } from '../../../core/dtype-table.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { elementBytes, mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
+import { loadSlotColumns, storeSlot } from '../common/slot-copy.js';
 import { groupReduceSource } from '../common/warp-reduce.js';
 import type { QrSharedParams } from './params.js';
 
@@ -133,26 +134,12 @@ function entryOf(p: QrSharedParams, op: QrSharedParams['op']): string {
   return qrSharedName(p);
 }
 
-/** Columns 0 .. cols-1 of A (the pointer g) into the slot. */
-const loadColumns = (cols: string): string => `    for (int idx = tid; idx < M * ${cols}; idx += TPM) {
-      const int i = idx % M, c = idx / M;
-      a[i + c * LDS] = g[i + (long long)c * ldA];
-    }`;
-
-/** The slot back into A (groups with a matrix only). */
-const storeTile = (kind: QrSharedParams['kind']): string => `  if (!active) return;
-  real* g = ${matrixPointer('A', kind, 'mat')};
-  for (int idx = tid; idx < M * N; idx += TPM) {
-    const int i = idx % M, c = idx / M;
-    g[i + (long long)c * ldA] = a[i + c * LDS];
-  }`;
-
 export function geqrfSharedSource(p: QrSharedParams): KernelSource {
   const entry = entryOf(p, 'geqrf');
   const source = `${head(p, entry, 'int* __restrict__ info, ')}
   if (active) {
     const real* g = ${matrixPointer('A', p.kind, 'mat')};
-${loadColumns('N')}
+${loadSlotColumns('N')}
   }
   SYNC();
   for (int j = 0; j < K; ++j) {
@@ -188,7 +175,7 @@ ${loadColumns('N')}
 ${APPLY}
     SYNC();
   }
-${storeTile(p.kind)}
+${storeSlot(p.kind, 'real')}
   real* t = ${matrixPointer('T', p.kind, 'mat')};
   for (int j = tid; j < K; j += TPM) t[j] = tau[j];
   if (tid == 0) info[index ? index[mat] : mat] = 0;
@@ -203,7 +190,7 @@ export function orgqrSharedSource(p: QrSharedParams): KernelSource {
   if (active) {
     // Only the K reflector columns are read; the others become unit vectors.
     const real* g = ${matrixPointer('A', p.kind, 'mat')};
-${loadColumns('K')}
+${loadSlotColumns('K')}
     const real* t = ${matrixPointer('T', p.kind, 'mat')};
     for (int j = tid; j < K; j += TPM) tau[j] = t[j];
   }
@@ -222,7 +209,7 @@ ${APPLY}
     }
     SYNC();
   }
-${storeTile(p.kind)}
+${storeSlot(p.kind, 'real')}
 }
 `;
   return { name: `${entry}.cu`, source, entry };

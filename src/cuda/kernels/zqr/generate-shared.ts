@@ -24,6 +24,7 @@ import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { complexBytes, complexFactorHelpers, complexLetter, complexMultiplyAdd, complexPrelude } from '../common/complex.js';
 import { mathHelpers, precisionPrelude } from '../common/precision.js';
+import { loadSlotColumns, storeSlot } from '../common/slot-copy.js';
 import { groupReduceSource } from '../common/warp-reduce.js';
 import type { ZqrSharedParams } from './params.js';
 
@@ -131,24 +132,12 @@ function entryOf(p: ZqrSharedParams, op: ZqrSharedParams['op']): string {
   return zqrSharedName(p);
 }
 
-const loadColumns = (cols: string): string => `    for (int idx = tid; idx < M * ${cols}; idx += TPM) {
-      const int i = idx % M, c = idx / M;
-      a[i + c * LDS] = g[i + (long long)c * ldA];
-    }`;
-
-const storeTile = (kind: ZqrSharedParams['kind']): string => `  if (!active) return;
-  real2* g = ${matrixPointer('A', kind, 'mat')};
-  for (int idx = tid; idx < M * N; idx += TPM) {
-    const int i = idx % M, c = idx / M;
-    g[i + (long long)c * ldA] = a[i + c * LDS];
-  }`;
-
 export function zgeqrfSharedSource(p: ZqrSharedParams): KernelSource {
   const entry = entryOf(p, 'geqrf');
   const source = `${head(p, entry, 'int* __restrict__ info, ')}
   if (active) {
     const real2* g = ${matrixPointer('A', p.kind, 'mat')};
-${loadColumns('N')}
+${loadSlotColumns('N')}
   }
   SYNC();
   for (int j = 0; j < K; ++j) {
@@ -188,7 +177,7 @@ ${loadColumns('N')}
 ${APPLY}
     SYNC();
   }
-${storeTile(p.kind)}
+${storeSlot(p.kind, 'real2')}
   real2* t = ${matrixPointer('T', p.kind, 'mat')};
   for (int j = tid; j < K; j += TPM) t[j] = tau[j];
   if (tid == 0) info[index ? index[mat] : mat] = 0;
@@ -203,7 +192,7 @@ export function zorgqrSharedSource(p: ZqrSharedParams): KernelSource {
   if (active) {
     // Only the K reflector columns are read; the others become unit vectors.
     const real2* g = ${matrixPointer('A', p.kind, 'mat')};
-${loadColumns('K')}
+${loadSlotColumns('K')}
     const real2* t = ${matrixPointer('T', p.kind, 'mat')};
     for (int j = tid; j < K; j += TPM) tau[j] = t[j];
   }
@@ -223,7 +212,7 @@ ${APPLY}
     }
     SYNC();
   }
-${storeTile(p.kind)}
+${storeSlot(p.kind, 'real2')}
 }
 `;
   return { name: `${entry}.cu`, source, entry };
