@@ -24,6 +24,7 @@ import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { precisionLetter, precisionPrelude } from '../common/precision.js';
 import type { OrmqrParams } from './params.js';
+import { loadVectorTile, storeVectorTile } from '../common/vector-tile.js';
 
 /** Most threads of one block (threads per matrix x matrices per block). */
 export const ORMQR_MAX_THREADS = 256;
@@ -79,17 +80,7 @@ extern "C" __global__ void __launch_bounds__(${ORMQR_MAX_THREADS}) ${entry}(
   for (int b0 = 0; b0 < nvec; b0 += V) {
     const int w = min(V, nvec - b0);
     __syncthreads();   // the reflectors are in place; the previous tile is stored
-    if (valid) {
-      for (int e = t; e < r * w; e += V) {
-${left
-    ? `        // Vector q is column b0 + q: consecutive threads read down a column.
-        const int q = e / r, pos = e % r;
-        tile[q + pos * ldt] = c[pos + (long long)(b0 + q) * ldC];`
-    : `        // Vector q is row b0 + q: consecutive threads read down a column (consecutive rows).
-        const int q = e % w, pos = e / w;
-        tile[q + pos * ldt] = c[(b0 + q) + (long long)pos * ldC];`}
-      }
-    }
+${loadVectorTile(left)}
     __syncthreads();
     if (valid && t < w) {
       real* x = tile + t;
@@ -106,15 +97,7 @@ ${left
       }
     }
     __syncthreads();
-    if (valid) {
-      for (int e = t; e < r * w; e += V) {
-${left
-    ? `        const int q = e / r, pos = e % r;
-        c[pos + (long long)(b0 + q) * ldC] = tile[q + pos * ldt];`
-    : `        const int q = e % w, pos = e / w;
-        c[(b0 + q) + (long long)pos * ldC] = tile[q + pos * ldt];`}
-      }
-    }
+${storeVectorTile(left)}
   }
 }
 `;
