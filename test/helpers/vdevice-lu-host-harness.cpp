@@ -6,18 +6,7 @@
 // Build: g++ -std=c++20 -DENTRY=<entry> [-DGESV] -I<dir of kernel.cu> this file.
 #include "cuda-host-serial.h"
 #include "kernel.cu"
-
-struct Operand {
-  int hasCols = 0, maxRows = 0, maxCols = 0;
-  Buf<int> rows, cols, ld;
-  Buf<long long> ptr;
-  void read(int count) {
-    if (scanf("%d %d %d", &hasCols, &maxRows, &maxCols) != 3) throw 1;
-    rows.resize(count); cols.resize(count); ld.resize(count); ptr.resize(count);
-    for (int i = 0; i < count; ++i) if (scanf("%d %d %d %lld", &rows[i], &cols[i], &ld[i], &ptr[i]) != 4) throw 1;
-  }
-  int* colsOrNull() { return hasCols ? cols.data() : nullptr; }
-};
+#include "vdevice-host-operand.h"
 
 int main() {
   int count, regions;
