@@ -20,10 +20,9 @@
  * (cuSOLVER's z/cpotrfBatched, 64 to 512, 512 MiB of matrices a call as the bench measured it); the
  * other operations in the real types only.
  *
- * The solves (trsm, getrs, gesv) are measured with one right-hand side and with
- * SOLVE_MANY (trsm: left side only): a rule from the one-column series takes nrhs = 1, one from the
- * other series nrhs >= SOLVE_MANY (right-hand sides in between keep the own routes), and a trsm rule
- * its side alone.
+ * The solves (trsm, getrs, gesv) are measured with each of SOLVE_NRHS right-hand sides (trsm: left
+ * side only): a rule from the series of v columns takes nrhs from v to the next series' less one (the
+ * last, SOLVE_MANY, and more), and a trsm rule its side alone.
  */
 import type { Context } from '../api/context.js';
 import type { CudaBackend } from '../cuda/backend.js';
@@ -86,10 +85,19 @@ const SINGLE_SIZES = [128, 256, 384, 512, 768, 1024, 1536, 2048, 4096, 8192, 122
 /** The solves' orders (the powers of two and the orders halfway between, where rules spanned unmeasured orders), and their right-hand sides beside one. */
 const SOLVE_SIZES = [8, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512];
 export const SOLVE_MANY = 16;
-/** About this many bytes of A per batched solve (a quarter of gemm's: 144 cases to time, each in a few seconds). */
+/** The solves' series of right-hand sides: every range of nrhs has a measured series (the powers of two to SOLVE_MANY). */
+export const SOLVE_NRHS: readonly number[] = [1, 2, 4, 8, SOLVE_MANY];
+
+/** The right-hand sides a rule from the series of `nrhs` columns covers: to the next series' less one, the last to Infinity. */
+export function solveNrhsRange(nrhs: number): [number, number] {
+  const i = SOLVE_NRHS.indexOf(nrhs);
+  if (i < 0) throw new Error(`no solve series of ${nrhs} right-hand sides (${SOLVE_NRHS.join(', ')})`);
+  return [nrhs, i + 1 < SOLVE_NRHS.length ? SOLVE_NRHS[i + 1]! - 1 : Infinity];
+}
+/** About this many bytes of A per batched solve (a quarter of gemm's: 360 cases to time, each in a fraction of a second). */
 const SOLVE_BYTES = 64 * 2 ** 20;
 const solveCount = (dtype: ElementType, n: number): number => Math.max(1, Math.min(200000, Math.floor(SOLVE_BYTES / (n * n * elementInfo(dtype).bytes))));
-const solves = (op: Extract<SolveOp, VendorOp>, route: VendorRoute): Series[] => [1, SOLVE_MANY].map((nrhs) =>
+const solves = (op: Extract<SolveOp, VendorOp>, route: VendorRoute): Series[] => SOLVE_NRHS.map((nrhs) =>
   ({ op, route, series: 'batched', sizes: SOLVE_SIZES, count: solveCount, nrhs, ...(op === 'trsm' ? { side: 'left' as const, complex: true as const } : {}) }));
 
 /**
@@ -194,7 +202,7 @@ export function rulesFromRows(rows: readonly SweepRow[]): VendorRule[] {
       rules.push({
         op: first.op, route: first.route, dtype: first.dtype, ...(first.jobz ? { jobz: first.jobz } : {}), ...(first.side ? { side: first.side } : {}),
         n: [first.n, last.n === largest ? Infinity : last.n],
-        ...(first.nrhs !== undefined ? { nrhs: [first.nrhs, first.nrhs === 1 ? 1 : Infinity] as [number, number] } : {}),
+        ...(first.nrhs !== undefined ? { nrhs: solveNrhsRange(first.nrhs) } : {}),
         count, measured,
       });
       run = [];

@@ -401,21 +401,27 @@ test('the sweep: its grid, the rules its rows imply, and the table source (which
 });
 
 test('the sweep: the solves\' cases, and the rules and source their rows give', async () => {
-  const { vendorGrid, rulesFromRows, tableSource, rowsMarkdown, SOLVE_MANY } = await import('../../src/bench/vendor-sweep.js');
+  const { vendorGrid, rulesFromRows, tableSource, rowsMarkdown, SOLVE_MANY, SOLVE_NRHS, solveNrhsRange } = await import('../../src/bench/vendor-sweep.js');
   const ts = (await import('typescript')).default;
   const grid = vendorGrid(['trsm', 'getrs', 'gesv'], ['float64', 'float32']);
-  assert.equal(grid.length, 144);
+  assert.equal(grid.length, 360);
   assert.ok(grid.every((c) => ROUTES[routedOp(c.op)].some((r) => r.name === c.route) && c.count >= 1 && c.nrhs !== undefined && c.n >= 8 && c.n <= 512));
-  assert.deepEqual([...new Set(grid.filter((c) => c.op === 'trsm').map((c) => `${c.nrhs} ${c.side}`))], ['1 left', `${SOLVE_MANY} left`]);
-  assert.ok(vendorGrid(['gemm', 'potrf', 'getrf', 'syev', 'trsm', 'getrs', 'gesv'], ['float64', 'float32']).length <= 320, 'the whole sweep stays near 300 cases');
+  assert.deepEqual([...new Set(grid.filter((c) => c.op === 'trsm').map((c) => `${c.nrhs} ${c.side}`))], SOLVE_NRHS.map((k) => `${k} left`));
+  assert.ok(vendorGrid(['gemm', 'potrf', 'getrf', 'syev', 'trsm', 'getrs', 'gesv'], ['float64', 'float32']).length <= 540, 'the whole sweep stays near 500 cases');
+  // The series' ranges of right-hand sides cover every nrhs once: 1, 2-3, 4-7, 8-15, SOLVE_MANY and more.
+  assert.deepEqual(SOLVE_NRHS.map(solveNrhsRange), [[1, 1], [2, 3], [4, 7], [8, SOLVE_MANY - 1], [SOLVE_MANY, Infinity]]);
+  for (let k = 1; k <= 40; k++) assert.equal(SOLVE_NRHS.map(solveNrhsRange).filter(([lo, hi]) => k >= lo && k <= hi).length, 1, `nrhs ${k}`);
+  assert.throws(() => solveNrhsRange(3), /no solve series of 3/);
   const row = (op: 'trsm' | 'getrs', n: number, nrhs: number, ratio: number) => ({
     op, route: 'cublas' as const, dtype: 'float64' as const, series: 'batched' as const, n, count: 1000, nrhs,
     ...(op === 'trsm' ? { side: 'left' as const } : {}), own: op, ownMs: 1, vendorMs: ratio, ratio,
   });
-  const rows = [row('trsm', 8, 1, 1.2), row('trsm', 64, 1, 0.9), row('trsm', 512, 1, 0.8), row('trsm', 8, 16, 0.5), row('trsm', 512, 16, 1.5), row('getrs', 8, 16, 0.9)];
+  const rows = [row('trsm', 8, 1, 1.2), row('trsm', 64, 1, 0.9), row('trsm', 512, 1, 0.8), row('trsm', 8, 16, 0.5), row('trsm', 512, 16, 1.5), row('getrs', 8, 16, 0.9),
+    row('getrs', 128, 4, 0.9), row('getrs', 256, 4, 1.1)];
   const rules = rulesFromRows(rows);
   assert.deepEqual(rules.map((r) => [r.op, r.side, r.n, r.nrhs]), [
     ['trsm', 'left', [64, Infinity], [1, 1]], ['trsm', 'left', [8, 8], [16, Infinity]], ['getrs', undefined, [8, Infinity], [16, Infinity]],
+    ['getrs', undefined, [128, 128], [4, 7]],
   ]);
   assert.match(rowsMarkdown(rows), /\| trsm \(nrhs 16, left\) \|/);
   const source = tableSource('NVIDIA H200', 'test', 'node dist/scripts/vendor-sweep.js', rules);
