@@ -88,7 +88,8 @@ function stageBatch(
   b: Batch<FloatArray>, arena: Arena, written: boolean, writtenStores: Map<Typed, number>, copyBack: CopyBack[],
 ): Batch<FloatArray> | undefined {
   if (b.kind === 'strided') {
-    if (isShared(b.data) || b.count === 0) return b;
+    // Empty matrices: nothing to copy either way (their stride may reach past the array's end).
+    if (isShared(b.data) || b.count === 0 || footprintOf(b.rows, b.cols, b.ld) === 0) return b;
     const f = floatsPer(b);
     const span = f * ((b.count - 1) * b.stride + footprintOf(b.rows, b.cols, b.ld));
     const copy = arena.alloc(b.data, span);
@@ -123,8 +124,9 @@ function stageBatch(
     if (!copy) return undefined;
     copy.set(m.data.subarray(f * m.offset, f * m.offset + span));
     matrices.push({ data: copy, offset: 0, ld, rows, cols });
-    // The copy-back views count floats (a complex element is two).
-    if (written) views.push({ from: { data: copy, offset: 0, ld: f * ld, rows: f * rows, cols }, to: { data: m.data, offset: f * m.offset, ld: f * ld, rows: f * rows, cols } });
+    // The copy-back views count floats (a complex element is two). An empty member has nothing to
+    // copy back, and its offset may lie past its array's end (a 0 x n matrix on an empty array).
+    if (written && span > 0) views.push({ from: { data: copy, offset: 0, ld: f * ld, rows: f * rows, cols }, to: { data: m.data, offset: f * m.offset, ld: f * ld, rows: f * rows, cols } });
   }
   if (views.length > 0) copyBack.push({ from: views[0]!.from.data, to: views[0]!.to.data, toOffset: 0, length: 0, views });
   if (b.kind === 'list') return { ...b, matrices: matrices.map((m) => ({ data: m.data, offset: m.offset })) };

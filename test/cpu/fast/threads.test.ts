@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fastCpuBackend } from '../../../src/cpu-fast/backend.js';
 import { THREADING, threadsFor } from '../../../src/cpu-fast/threads/parallel.js';
-import { strided } from '../../../src/core/batch.js';
+import { strided, variable } from '../../../src/core/batch.js';
 import type { DType } from '../../../src/core/dtype.js';
 import { cpuBackend } from '../../../src/cpu/backend.js';
 import { Rng } from '../../helpers/random.js';
@@ -171,6 +171,26 @@ describe('cpu-fast on worker threads matches the reference', () => {
       return { uplo: 'lower', a: makeBatch(rng, 'float64', 'strided', shapes, spdFill(fails)), b: makeBatch(rng, 'float64', 'strided', shapes.map(() => ({ rows: n, cols: 3 }))), info: info(count) };
     };
     conform(fastCpuBackend, { op: 'posv', label: 'large posv', build }, 5, 'float64');
+  });
+  test('empty written matrices whose place lies past their array\'s end: nothing staged or copied back for them (a 0 x 5 C of a variable batch on an empty array; B n x 0 strided past an empty array)', () => {
+    const gemm = (rng: Rng): object => {
+      const full = (rows: number, cols: number) => {
+        const data = new Float64Array(rows * cols);
+        for (let i = 0; i < data.length; i++) data[i] = rng.uniform();
+        return { data, rows, cols, ld: Math.max(1, rows), offset: 0 };
+      };
+      const members = [...Array.from({ length: 5 }, () => [full(9, 9), full(9, 9), full(9, 9)]), [full(0, 3), full(3, 5), { data: new Float64Array(0), rows: 0, cols: 5, ld: 1, offset: 0 }],
+        [full(9, 9), full(9, 9), full(9, 9)]];
+      return { transA: 'N', transB: 'N', alpha: 1.5, beta: 0.5, a: variable(members.map((m) => m[0]!)), b: variable(members.map((m) => m[1]!)), c: variable(members.map((m) => m[2]!)) };
+    };
+    // The fast gemm's order of additions is not the reference's (cases.ts gemmCase's bound, k = 9).
+    conform(fastCpuBackend, { op: 'gemm', label: 'gemm with an empty C on an empty array', build: gemm, tolerance: { keys: ['c'], eps: 4 * 11, scale: 1.5 * 9 + 0.5 } }, 8, 'float64');
+    const posv = (rng: Rng): object => {
+      const count = 7, n = 9;
+      const shapes = Array.from({ length: count }, () => ({ rows: n, cols: n }));
+      return { uplo: 'lower', a: makeBatch(rng, 'float64', 'strided', shapes, spdFill(() => -1)), b: strided(new Float64Array(0), { rows: n, cols: 0, count, stride: n }), info: info(count) };
+    };
+    conform(fastCpuBackend, { op: 'posv', label: 'posv with B n x 0', build: posv }, 9, 'float64');
   });
   test('A and B interleaved in one array (gesv writes both): copy-back by column keeps the other intact', () => {
     const build = (rng: Rng): object => {
