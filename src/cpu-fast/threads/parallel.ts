@@ -107,7 +107,8 @@ function unshared(r: object): { bytes: number; size: number } {
 export function threadsFor(op: OpName, r: object, threads = cpuThreads()): number {
   const b = mainBatch(op, r);
   const w = work(op, r);
-  if (threads <= 1 || w < THREADING.minWork) return 1;
+  // No work (every matrix empty): the caller alone, whatever the thresholds (0 / 0 would be NaN threads).
+  if (threads <= 1 || w <= 0 || w < THREADING.minWork) return 1;
   const copies = unshared(r);
   if (copies.bytes > 0 && (copies.size < THREADING.copyMinSize || w < THREADING.minWorkPerCopiedByte * copies.bytes)) return 1;
   return Math.max(1, Math.min(threads, batchCount(b), Math.floor(w / THREADING.minWorkPerThread)));

@@ -56,6 +56,13 @@ describe('cpu-fast on worker threads matches the reference', () => {
     assert.equal(threadsFor('posv', r), 3);
     assert.equal(threadsFor('posv', r, 1), 1);
   });
+  test('a call of empty matrices alone stays on the caller\'s thread and writes every info, even with every threshold at 0', () => {
+    const empty = (rows: number, cols: number) => ({ data: new Float32Array(1), rows, cols, ld: 1, offset: 0 });
+    const r = { a: variable([empty(0, 0), empty(0, 0)]), b: variable([empty(0, 0), empty(0, 1)]), uplo: 'upper', info: new Int32Array(2).fill(-9) };
+    assert.equal(threadsFor('posv', r), 1);
+    fastCpuBackend.posv(r as Parameters<typeof fastCpuBackend.posv>[0]);
+    assert.deepEqual([...r.info], [0, 0]);
+  });
   test('copies for workers only where they pay: large matrices; shared data always', () => {
     const r = cases('strided', 'float64', 4, 7, false)[0]!.build(new Rng(1));
     const s = cases('strided', 'float64', 4, 7, true)[0]!.build(new Rng(1));
