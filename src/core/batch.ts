@@ -334,6 +334,8 @@ export function batchComplex(b: Batch<unknown>, argument: string): ComplexDType 
 export function batchElementType(b: Batch<Storage>, argument: string): ElementType {
   const complex = batchComplex(b, argument);
   if (complex === undefined) return batchDtype(b, argument);
+  // A list or variable batch of no matrices has no storage to check: its type is the one it names.
+  if (b.kind !== 'strided' && storagesOf(b).length === 0) return complex;
   const real = realDtype(b, argument);
   check(real === complexInfo(complex).real, 'DTYPE', `${argument}.data`, `dtype ${complex} needs ${complexInfo(complex).real} storage (interleaved re, im), got ${real}`);
   return complex;

@@ -70,6 +70,16 @@ describe('complex batches', () => {
     throwsArg(() => variable([{ data: new Float32Array(8), rows: 1, cols: 4, offset: 1 }], { dtype: 'complex64' }, 'a'), 'BOUNDS', 'a.matrices[0].data');
   });
 
+  it('an empty list or variable batch takes the complex type it names (no storage to disagree): complex64 too', () => {
+    for (const dtype of ['complex64', 'complex128'] as const) {
+      assert.equal(batchElementType(list([], { rows: 3, dtype }), 'a'), dtype);
+      assert.equal(batchElementType(variable([], { dtype }), 'a'), dtype);
+      const part = dtype === 'complex64' ? new Float32Array(0) : new Float64Array(0);
+      const ctx = open({ backend: 'cpu' });
+      ctx.gemm({ a: strided(part, { rows: 2, cols: 2, count: 0, dtype }), b: strided(part, { rows: 2, cols: 2, count: 0, dtype }), c: variable([], { dtype }) });
+      ctx.potrf({ a: list([], { rows: 3, dtype }) });
+    }
+  });
   it('list batches of complex matrices', () => {
     const b = list([new Float64Array(8), { data: new Float64Array(10), offset: 1 }], { rows: 2, dtype: 'complex128' }, 'a');
     assert.equal(b.dtype, 'complex128');
