@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { open } from '../../src/api/open.js';
 import { referenceContext } from '../../src/api/context.js';
 import { OP_NAMES } from '../../src/core/ops.js';
-import { BREAKAGES, CONTRACT_OPS, callArb, checkInvalidCall, checkOverlapCall, checkValidCall, runs } from '../helpers/contracts.js';
+import { BREAKAGES, COMPLEX_CONTRACT_OPS, CONTRACT_OPS, callArb, checkInvalidCall, checkOverlapCall, checkValidCall, runs } from '../helpers/contracts.js';
 
 const subject = open({ backend: 'cpu' });
 
@@ -22,6 +22,11 @@ describe('contracts on the CPU context (fast-check, fixed seed)', () => {
   for (const op of CONTRACT_OPS) {
     it(`${op}: valid calls agree with the reference and write nothing else`, () => {
       fc.assert(fc.property(callArb([op]), (spec) => checkValidCall(subject, referenceContext, spec)), runs(60, 1400 + CONTRACT_OPS.indexOf(op)));
+    });
+  }
+  for (const op of COMPLEX_CONTRACT_OPS) {
+    it(`${op} on complex128 and complex64: valid calls agree with the reference and write nothing else`, () => {
+      fc.assert(fc.property(callArb([op], 5, 4, 'complex'), (spec) => checkValidCall(subject, referenceContext, spec)), runs(40, 1500 + CONTRACT_OPS.indexOf(op)));
     });
   }
   it('invalid calls throw a MyriadError naming an argument and change no buffer', () => {

@@ -7,7 +7,7 @@
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { referenceContext } from '../../src/api/context.js';
-import { CONTRACT_OPS, callArb, checkOverlapCall, checkValidCall, runs, type CallSpec } from '../helpers/contracts.js';
+import { COMPLEX_CONTRACT_OPS, CONTRACT_OPS, callArb, checkOverlapCall, checkValidCall, runs, type CallSpec } from '../helpers/contracts.js';
 import { BATCH_NAMES, type LayoutSpec } from '../helpers/contract-calls.js';
 import { rig } from '../helpers/fake-gpus.js';
 
@@ -52,6 +52,11 @@ describe('contracts on two and three fake GPUs (fast-check, fixed seed)', () => 
     const two = rig(2).ctx;
     const three = rig(3, [1, 2, 1]).ctx;
     fc.assert(fc.property(callArb(CONTRACT_OPS, 5, 6), fc.boolean(), (spec, pickTwo) => checkValidCall(pickTwo ? two : three, referenceContext, spec)), runs(300, 3400));
+  });
+  it('valid calls of every op on complex128 and complex64 host batches agree with the CPU reference and write nothing else', () => {
+    const two = rig(2).ctx;
+    const three = rig(3, [1, 2, 1]).ctx;
+    fc.assert(fc.property(callArb(COMPLEX_CONTRACT_OPS, 5, 6, 'complex'), fc.boolean(), (spec, pickTwo) => checkValidCall(pickTwo ? two : three, referenceContext, spec)), runs(150, 3420));
   });
   it('valid calls on device-resident batches (upload, run, download) on one fake GPU', () => {
     const one = rig(1).ctx;

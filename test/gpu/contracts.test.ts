@@ -15,7 +15,7 @@ import { open } from '../../src/api/open.js';
 import { CudaBackend } from '../../src/cuda/backend.js';
 import { hasGpuOp } from '../../src/cuda/router.js';
 import { vendorUsable, type VendorLibrary } from '../../src/cuda/vendor/index.js';
-import { BREAKAGES, CONTRACT_OPS, callArb, checkInvalidCall, checkOverlapCall, checkValidCall, runs, type CallSpec, type ContractOp } from '../helpers/contracts.js';
+import { BREAKAGES, COMPLEX_CONTRACT_OPS, CONTRACT_OPS, callArb, checkInvalidCall, checkOverlapCall, checkValidCall, runs, type CallSpec, type ContractOp } from '../helpers/contracts.js';
 import { gpu, gpuSkipReason } from '../helpers/gpu.js';
 
 const skip = gpuSkipReason();
@@ -39,6 +39,14 @@ describe('contracts on the CUDA context (fast-check, fixed seed)', { skip }, () 
     it(`${op}: sizes up to 40`, () => {
       const gpu = open({ backend: 'cuda' });
       fc.assert(fc.property(callArb([op], 40, 3), (spec) => checkValidCall(gpu, referenceContext, spec)), runs(6, 2500 + CONTRACT_OPS.indexOf(op)));
+    });
+  }
+  for (const op of COMPLEX_CONTRACT_OPS) {
+    it(`${op} on complex128 and complex64: host and device-resident batches agree with the CPU reference and write nothing else`, () => {
+      const gpu = open({ backend: 'cuda' });
+      fc.assert(fc.property(callArb([op], 6, 5, 'complex'), (spec) => checkValidCall(gpu, referenceContext, spec)), runs(30, 3500 + CONTRACT_OPS.indexOf(op)));
+      fc.assert(fc.property(callArb([op], 6, 5, 'complex'), (spec) => checkValidCall(gpu, referenceContext, spec, 'device')), runs(15, 3600 + CONTRACT_OPS.indexOf(op)));
+      fc.assert(fc.property(callArb([op], 40, 3, 'complex'), (spec) => checkValidCall(gpu, referenceContext, spec)), runs(4, 3700 + CONTRACT_OPS.indexOf(op)));
     });
   }
   it('invalid calls throw a MyriadError naming an argument and change no buffer', () => {

@@ -7,7 +7,8 @@
  */
 import fc from 'fast-check';
 import { list, strided, variable, type Batch, type MatrixView } from '../../src/core/batch.js';
-import { allocate, type DType, type FloatArray } from '../../src/core/dtype.js';
+import { allocate, type ElementType, type FloatArray } from '../../src/core/dtype.js';
+import { elementInfo } from '../../src/core/dtype-table.js';
 import type { Order } from '../../src/core/enums.js';
 import { Rng } from './random.js';
 
@@ -19,6 +20,8 @@ export const CONTRACT_OPS: readonly ContractOp[] = [
   'gemm', 'trsm', 'trmm', 'syrk', 'herk', 'potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri', 'poti',
   'syev', 'heev', 'gesvd', 'geqrf', 'orgqr', 'ormqr', 'gels', 'getri',
 ];
+/** The operations that take complex batches (syev's complex form is heev). */
+export const COMPLEX_CONTRACT_OPS: readonly ContractOp[] = CONTRACT_OPS.filter((op) => op !== 'syev');
 /** The batch arguments any op takes, each with a layout of its own in a CallSpec. */
 export const BATCH_NAMES = ['a', 'b', 'c', 'tau', 'w', 's', 'u', 'vt'] as const;
 
@@ -40,12 +43,14 @@ export interface Dims { m: number; n: number; k: number }
 
 export interface CallSpec {
   op: ContractOp;
-  dtype: DType;
+  /** Real, or complex (complex128, complex64: pairs of floats, counts in complex elements). */
+  dtype: ElementType;
   /** One entry per matrix (all equal unless every batch is variable). */
   dims: Dims[];
   uplo: 'lower' | 'upper';
-  transA: 'N' | 'T';
-  transB: 'N' | 'T';
+  /** 'C' only on complex data (buildCall maps it where an op takes 'N' and one other). */
+  transA: 'N' | 'T' | 'C';
+  transB: 'N' | 'T' | 'C';
   side: 'left' | 'right';
   diag: 'unit' | 'nonunit';
   /** syev: jobz; gesvd: 'vectors' passes u and vt (jobu = jobvt = 'thin'), 'values' neither ('none'). */
@@ -204,9 +209,10 @@ export function writable(s: CallSpec, name: string, i: number, j: number): boole
 // ---------------------------------------------------------------------------------------------
 // Generators
 
-const layoutArb = (output: boolean, varying: boolean): fc.Arbitrary<LayoutSpec> => fc.record({
+/** `rowMajor` false: column-major only (complex batches take no row-major order yet). */
+const layoutArb = (output: boolean, varying: boolean, rowMajor = true): fc.Arbitrary<LayoutSpec> => fc.record({
   kind: varying ? fc.constant('variable' as const) : fc.constantFrom('strided' as const, 'list' as const, 'variable' as const),
-  order: fc.constantFrom('col' as const, 'row' as const),
+  order: rowMajor ? fc.constantFrom('col' as const, 'row' as const) : fc.constant('col' as const),
   ldPad: fc.nat(2),
   offset: fc.nat(3),
   gap: output ? fc.nat(2) : fc.integer({ min: -1, max: 2 }),
@@ -215,19 +221,25 @@ const layoutArb = (output: boolean, varying: boolean): fc.Arbitrary<LayoutSpec> 
 
 const dimsArb = (max: number): fc.Arbitrary<Dims> => fc.record({ m: fc.nat(max), n: fc.nat(max), k: fc.nat(max) });
 
-/** A random valid call of `op` (or of any op). */
-export function callArb(ops: readonly ContractOp[] = CONTRACT_OPS, maxDim = 5, maxCount = 4): fc.Arbitrary<CallSpec> {
+/**
+ * A random valid call of `op` (or of any op); `field` 'complex': complex128 or complex64 data (the
+ * ops of COMPLEX_CONTRACT_OPS), column-major (complex batches take no row-major order yet), 'C'
+ * among the transposes, eigen- and singular values only (the vector checks are real).
+ */
+export function callArb(ops: readonly ContractOp[] = CONTRACT_OPS, maxDim = 5, maxCount = 4, field: 'real' | 'complex' = 'real'): fc.Arbitrary<CallSpec> {
+  const complex = field === 'complex';
+  const transposes = complex ? ['N', 'T', 'C'] as const : ['N', 'T'] as const;
   return fc.record({
     op: fc.constantFrom(...ops),
-    dtype: fc.constantFrom('float64' as const, 'float32' as const),
+    dtype: complex ? fc.constantFrom('complex128' as const, 'complex64' as const) : fc.constantFrom('float64' as const, 'float32' as const),
     varying: fc.boolean(),
     count: fc.nat(maxCount),
     uplo: fc.constantFrom('lower' as const, 'upper' as const),
-    transA: fc.constantFrom('N' as const, 'T' as const),
-    transB: fc.constantFrom('N' as const, 'T' as const),
+    transA: fc.constantFrom(...transposes),
+    transB: fc.constantFrom(...transposes),
     side: fc.constantFrom('left' as const, 'right' as const),
     diag: fc.constantFrom('unit' as const, 'nonunit' as const),
-    jobz: fc.constantFrom('values' as const, 'vectors' as const),
+    jobz: complex ? fc.constant('values' as const) : fc.constantFrom('values' as const, 'vectors' as const),
     alpha: fc.constantFrom(1, -1, 0.5, 2, 0),
     beta: fc.constantFrom(0, 1, -0.5),
     giveInts: fc.boolean(),
@@ -235,7 +247,7 @@ export function callArb(ops: readonly ContractOp[] = CONTRACT_OPS, maxDim = 5, m
   }).chain((r) => {
     const dims = r.varying ? fc.array(dimsArb(maxDim), { minLength: r.count, maxLength: r.count }) : dimsArb(maxDim).map((d) => Array.from({ length: r.count }, () => d));
     const names = BATCH_NAMES;
-    return fc.tuple(dims, fc.tuple(...names.map((nm) => layoutArb(isOutput(r.op, nm), r.varying)))).map(([d, ls]): CallSpec => {
+    return fc.tuple(dims, fc.tuple(...names.map((nm) => layoutArb(isOutput(r.op, nm), r.varying, !complex)))).map(([d, ls]): CallSpec => {
       const { varying: _v, count: _c, ...rest } = r;
       const layouts: Record<string, LayoutSpec> = {};
       names.forEach((nm, i) => { layouts[nm] = ls[i]!; });
@@ -255,6 +267,8 @@ function isOutput(op: ContractOp, name: string): boolean {
 export interface Placed {
   name: string;
   output: boolean;
+  /** Floats an element: 2 for a complex argument (its views count complex elements). */
+  parts: number;
   batch: Batch<FloatArray>;
   views: MatrixView<FloatArray>[];
   order: Order;
@@ -316,6 +330,31 @@ function logicalMatrix(kind: DataKind, rng: Rng, rows: number, cols: number): nu
   }));
 }
 
+/**
+ * The complex form of logicalMatrix, element (i, j) as [re, im]: the same kinds with both parts
+ * drawn, Hermitian positive definite (M M^H / n + I, a real diagonal) for 'spd', and tau of
+ * modulus below 1 so no reflector grows a vector much.
+ */
+function complexMatrix(kind: DataKind, rng: Rng, rows: number, cols: number): number[][][] {
+  const re = logicalMatrix(kind === 'spd' ? 'general' : kind, rng, rows, cols);
+  const im = Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => {
+    const r = rng.uniform(-1, 1);
+    return kind === 'triangular' || kind === 'reflectors' ? (i === j && kind === 'triangular' ? r : r / (rows + 1)) : kind === 'tau' ? r / 8 : r;
+  }));
+  if (kind !== 'spd') return re.map((row, i) => row.map((x, j) => [x, im[i]![j]!]));
+  const n = rows;
+  return Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => {
+    // (M M^H)(i, j) = sum_q M(i, q) conj(M(j, q)).
+    let sr = i === j ? 1 : 0, si = 0;
+    for (let q = 0; q < n; q++) {
+      const ar = re[i]![q]!, ai = im[i]![q]!, br = re[j]![q]!, bi = -im[j]![q]!;
+      sr += (ar * br - ai * bi) / Math.max(1, n);
+      si += (ar * bi + ai * br) / Math.max(1, n);
+    }
+    return [sr, i === j ? 0 : si];
+  }));
+}
+
 export const at = (v: MatrixView<FloatArray>, order: Order, i: number, j: number): number => (order === 'col' ? v.offset + i + j * v.ld : v.offset + i * v.ld + j);
 
 export function footprint(rows: number, cols: number, ld: number, order: Order): number {
@@ -324,16 +363,31 @@ export function footprint(rows: number, cols: number, ld: number, order: Order):
   return (outer - 1) * ld + inner;
 }
 
-function sentinelBuffer(dtype: DType, length: number, rng: Rng): FloatArray {
-  const b = allocate(dtype, length);
-  for (let i = 0; i < length; i++) b[i] = 1000 + rng.int(0, 999);
+/** A buffer of `length` elements (floats: length times the parts) full of sentinels. */
+function sentinelBuffer(dtype: ElementType, length: number, rng: Rng): FloatArray {
+  const e = elementInfo(dtype);
+  const b = allocate(e.real, e.parts * length);
+  for (let i = 0; i < b.length; i++) b[i] = 1000 + rng.int(0, 999);
   return b;
 }
+
+/** Floats an element of the call's type: 1, or 2 for complex pairs. */
+export const partsOf = (spec: CallSpec): number => elementInfo(spec.dtype).parts;
+
+/** The element type of argument `name`: the call's, but real parts for the values of a complex heev (w) and gesvd (s). */
+export function elementOf(spec: CallSpec, name: string): ElementType {
+  const realValues = (spec.op === 'heev' && name === 'w') || (spec.op === 'gesvd' && name === 's');
+  return realValues ? elementInfo(spec.dtype).real : spec.dtype;
+}
+
+/** The batch options naming a complex type (none for a real one). */
+const typeOption = (dtype: ElementType): { dtype?: ElementType } => (elementInfo(dtype).parts === 2 ? { dtype } : {});
 
 /** Places one argument's matrices in fresh buffers filled with sentinels. */
 function place(spec: CallSpec, shape: ArgShape, shapes: ArgShape[], layout: LayoutSpec, rng: Rng): Placed {
   const count = spec.dims.length;
   const order = layout.order;
+  const dtype = elementOf(spec, shape.name);
   const ldOf = (r: number, c: number): number => Math.max(1, order === 'col' ? r : c) + layout.ldPad;
   const views: MatrixView<FloatArray>[] = [];
   const buffers: FloatArray[] = [];
@@ -344,31 +398,32 @@ function place(spec: CallSpec, shape: ArgShape, shapes: ArgShape[], layout: Layo
     const fp = footprint(rows, cols, ld, order);
     const stride = layout.gap < 0 ? 0 : fp + layout.gap;
     const length = layout.offset + Math.max(0, count - 1) * stride + fp + layout.tail;
-    const data = sentinelBuffer(spec.dtype, length, rng);
+    const data = sentinelBuffer(dtype, length, rng);
     buffers.push(data);
-    batch = strided(data, { rows, cols, count, ld, stride, offset: layout.offset, order });
+    batch = strided(data, { rows, cols, count, ld, stride, offset: layout.offset, order, ...typeOption(dtype) });
     for (let i = 0; i < count; i++) views.push({ data, offset: layout.offset + i * stride, ld, rows, cols });
   } else {
     const each = shapes; // per-matrix shapes
     for (let i = 0; i < count; i++) {
       const sh = each[i]!;
       const ld = ldOf(sh.rows, sh.cols);
-      const data = sentinelBuffer(spec.dtype, layout.offset + footprint(sh.rows, sh.cols, ld, order) + layout.tail, rng);
+      const data = sentinelBuffer(dtype, layout.offset + footprint(sh.rows, sh.cols, ld, order) + layout.tail, rng);
       buffers.push(data);
       views.push({ data, offset: layout.offset, ld, rows: sh.rows, cols: sh.cols });
     }
     batch = layout.kind === 'list'
-      ? list(views.map((v) => ({ data: v.data, offset: v.offset })), { rows, cols, ld: ldOf(rows, cols), order })
-      : variable(views.map((v) => ({ data: v.data, rows: v.rows, cols: v.cols, ld: v.ld, offset: v.offset })), { order });
+      ? list(views.map((v) => ({ data: v.data, offset: v.offset })), { rows, cols, ld: ldOf(rows, cols), order, ...typeOption(dtype) })
+      : variable(views.map((v) => ({ data: v.data, rows: v.rows, cols: v.cols, ld: v.ld, offset: v.offset })), { order, ...typeOption(dtype) });
   }
   // Logical data; a stride-0 input holds one matrix for all.
   const distinct = layout.kind === 'strided' && layout.gap < 0 ? Math.min(count, 1) : count;
+  const parts = elementInfo(dtype).parts;
   for (let i = 0; i < distinct; i++) {
     const v = views[i]!;
-    const x = logicalMatrix(shape.data, rng, v.rows, v.cols);
-    for (let r = 0; r < v.rows; r++) for (let c = 0; c < v.cols; c++) v.data[at(v, order, r, c)] = x[r]![c]!;
+    const x = parts === 2 ? complexMatrix(shape.data, rng, v.rows, v.cols) : logicalMatrix(shape.data, rng, v.rows, v.cols).map((row) => row.map((e) => [e]));
+    for (let r = 0; r < v.rows; r++) for (let c = 0; c < v.cols; c++) for (let q = 0; q < parts; q++) v.data[parts * at(v, order, r, c) + q] = x[r]![c]![q]!;
   }
-  return { name: shape.name, output: shape.output, batch, views, order, buffers };
+  return { name: shape.name, output: shape.output, parts, batch, views, order, buffers };
 }
 
 /** Builds the arguments of a call on host memory. */
@@ -386,7 +441,7 @@ export function buildCall(spec: CallSpec): BuiltCall {
   if (keys.includes('diag')) args['diag'] = spec.diag;
   if (keys.includes('transA')) args['transA'] = spec.transA;
   if (keys.includes('transB')) args['transB'] = spec.transB;
-  if (keys.includes('trans')) args['trans'] = spec.transA;
+  if (keys.includes('trans')) args['trans'] = transOf(spec);
   if (keys.includes('jobz')) args['jobz'] = spec.jobz;
   if (keys.includes('jobu')) args['jobu'] = spec.jobz === 'vectors' ? 'thin' : 'none';
   if (keys.includes('jobvt')) args['jobvt'] = spec.jobz === 'vectors' ? 'thin' : 'none';
@@ -414,6 +469,18 @@ export function buildCall(spec: CallSpec): BuiltCall {
 }
 
 /**
+ * The op's `trans` from transA: herk takes 'N' or 'C' on complex data ('T' becomes 'C'), syrk and
+ * a complex ormqr 'N' or their one transpose ('C' becomes 'T' for syrk, 'T' becomes 'C' for ormqr).
+ */
+function transOf(spec: CallSpec): 'N' | 'T' | 'C' {
+  const t = spec.transA;
+  if (t === 'N' || partsOf(spec) === 1) return t;
+  if (spec.op === 'herk' || spec.op === 'ormqr') return 'C';
+  if (spec.op === 'syrk') return 'T';
+  return t;
+}
+
+/**
  * getri: about one matrix in four (n > 0) gets an exactly zero U(k, k), so info = k + 1 and the
  * matrix must be left as it was. (A is an output, so never a stride-0 broadcast.)
  */
@@ -422,7 +489,8 @@ function makeSingular(spec: CallSpec, a: Placed, rng: Rng): void {
     if (d.n === 0 || rng.int(0, 3) !== 0) return;
     const k = rng.int(0, d.n - 1);
     const v = a.views[i]!;
-    v.data[at(v, a.order, k, k)] = 0;
+    const parts = partsOf(spec);
+    for (let q = 0; q < parts; q++) v.data[parts * at(v, a.order, k, k) + q] = 0;
   });
 }
 

@@ -3,7 +3,9 @@
  * in CI, fake GPUs in CI, CUDA on the GPU machine):
  *
  * - valid calls on random shapes, layouts (ld, stride, offset, order; strided, list, variable
- *   batches), dtypes and enums agree with the CPU reference run on packed column-major copies,
+ *   batches), dtypes and enums agree with the CPU reference run on packed column-major copies
+ *   (complex calls too: callArb's 'complex' field, pairs compared part by part, column-major,
+ *   eigen- and singular values only),
  *   and leave every element they may not write bit-identical (padding, gaps, the other
  *   triangle, info entries past the count); eigen- and singular vectors (syev, gesvd), defined
  *   up to signs, by their properties instead: orthonormal, A V = V W, A = U S VT;
@@ -19,15 +21,22 @@ import fc from 'fast-check';
 import type { Context } from '../../src/api/context.js';
 import { strided, variable, type MatrixView } from '../../src/core/batch.js';
 import { allocate, type DType, type FloatArray } from '../../src/core/dtype.js';
+import { elementInfo } from '../../src/core/dtype-table.js';
 import type { Order } from '../../src/core/enums.js';
 import { MyriadError } from '../../src/core/errors.js';
 import { isDeviceStorage, type DeviceStorage } from '../../src/core/storage.js';
 import {
-  HAS_INFO, OPTION_KEYS, READS_IPIV, at, buildCall, bytesOf, footprint, vectorOutput, writable,
+  HAS_INFO, OPTION_KEYS, READS_IPIV, at, buildCall, bytesOf, elementOf, footprint, partsOf, vectorOutput, writable,
   type BuiltCall, type CallSpec, type ContractOp, type Placed,
 } from './contract-calls.js';
 
-export { CONTRACT_OPS, callArb, type CallSpec, type ContractOp } from './contract-calls.js';
+export { COMPLEX_CONTRACT_OPS, CONTRACT_OPS, callArb, type CallSpec, type ContractOp } from './contract-calls.js';
+
+/** The real dtype of a call the invalid-call and overlap properties build (they take real calls only). */
+function realOnly(spec: CallSpec): DType {
+  assert.equal(partsOf(spec), 1, 'the invalid-call and overlap properties take real calls');
+  return spec.dtype as DType;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Running and checking
@@ -38,27 +47,35 @@ export function runOp(ctx: Context, op: ContractOp, args: Record<string, unknown
   return r as { info?: Int32Array; ipiv?: Int32Array };
 }
 
-/** The reference: the same op on packed column-major copies of the logical matrices, one array each. */
-function referenceRun(ref: Context, c: BuiltCall): { outputs: Map<string, number[][][]>; info?: Int32Array; ipiv?: Int32Array } {
+/**
+ * The reference: the same op on packed column-major copies of the logical matrices, one array each.
+ * Outputs per matrix, row, column: the element's parts ([re] or [re, im]).
+ */
+function referenceRun(ref: Context, c: BuiltCall): { outputs: Map<string, number[][][][]>; info?: Int32Array; ipiv?: Int32Array } {
   const args: Record<string, unknown> = { ...c.args };
   const copies = new Map<string, FloatArray[]>();
+  const real = elementInfo(c.spec.dtype).real;
   for (const p of c.placed) {
+    const parts = p.parts;
     const arrays = p.views.map((v) => {
-      const packed = allocate(c.spec.dtype, v.rows * v.cols);
-      for (let i = 0; i < v.rows; i++) for (let j = 0; j < v.cols; j++) packed[i + j * v.rows] = v.data[at(v, p.order, i, j)]!;
+      const packed = allocate(real, parts * v.rows * v.cols);
+      for (let i = 0; i < v.rows; i++) for (let j = 0; j < v.cols; j++)
+        for (let q = 0; q < parts; q++) packed[parts * (i + j * v.rows) + q] = v.data[parts * at(v, p.order, i, j) + q]!;
       return packed;
     });
     copies.set(p.name, arrays);
-    args[p.name] = variable(arrays.map((data, i) => ({ data, rows: p.views[i]!.rows, cols: p.views[i]!.cols })));
+    args[p.name] = variable(arrays.map((data, i) => ({ data, rows: p.views[i]!.rows, cols: p.views[i]!.cols })), parts === 2 ? { dtype: elementOf(c.spec, p.name) } : {});
   }
   delete args['info'];
   if (!READS_IPIV.has(c.spec.op)) delete args['ipiv'];
   else args['ipiv'] = c.ipiv!.slice();
   const r = runOp(ref, c.spec.op, args);
-  const outputs = new Map<string, number[][][]>();
+  const outputs = new Map<string, number[][][][]>();
   for (const p of c.placed) {
     const arrays = copies.get(p.name)!;
-    outputs.set(p.name, p.views.map((v, m) => Array.from({ length: v.rows }, (_, i) => Array.from({ length: v.cols }, (_, j) => arrays[m]![i + j * v.rows]!))));
+    const parts = p.parts;
+    outputs.set(p.name, p.views.map((v, m) => Array.from({ length: v.rows }, (_, i) => Array.from({ length: v.cols }, (_, j) =>
+      Array.from({ length: parts }, (_, q) => arrays[m]![parts * (i + j * v.rows) + q]!)))));
   }
   return { outputs, ...(r.info ? { info: r.info } : {}), ...(r.ipiv ? { ipiv: r.ipiv } : {}) };
 }
@@ -73,7 +90,7 @@ export function checkValidCall(subject: Context, reference: Context, spec: CallS
   const c = buildCall(where === 'device' ? columnMajorWhereCopied(spec) : spec);
   // The input A as logical matrices, for the checks of eigen- and singular vectors (A may be overwritten).
   const inputA = c.placed.find((p) => p.name === 'a');
-  const a0 = inputA ? inputA.views.map((v) => logical(v, inputA.order)) : [];
+  const a0 = inputA && partsOf(spec) === 1 ? inputA.views.map((v) => logical(v, inputA.order)) : [];
   const ref = referenceRun(reference, c);
   const got = where === 'device' ? runOnDevice(subject, c) : runOp(subject, spec.op, c.args);
   const count = spec.dims.length;
@@ -98,20 +115,23 @@ export function checkValidCall(subject: Context, reference: Context, spec: CallS
   for (const p of c.placed) {
     if (!p.output) continue;
     const want = ref.outputs.get(p.name)!;
+    const parts = p.parts;
     p.views.forEach((v, m) => {
-      const scale = 1 + Math.max(0, ...want[m]!.flat().map(Math.abs));
-      const tol = 64 * Math.max(4, v.rows + v.cols) * EPS[spec.dtype] * scale;
+      const scale = 1 + Math.max(0, ...want[m]!.flat(2).map(Math.abs));
+      const tol = 64 * Math.max(4, v.rows + v.cols) * EPS[elementInfo(spec.dtype).real] * scale;
       const set = mayWrite.get(v.data) ?? new Set<number>();
       mayWrite.set(v.data, set);
       // getri leaves a singular matrix (info > 0) as it was: none of its elements may change.
       if (spec.op === 'getri' && ref.info![m]! > 0) return;
       for (let i = 0; i < v.rows; i++) for (let j = 0; j < v.cols; j++) {
         if (!writable(spec, p.name, i, j)) continue;
-        const e = at(v, p.order, i, j);
-        set.add(e);
+        const e = parts * at(v, p.order, i, j);
+        for (let q = 0; q < parts; q++) set.add(e + q);
         if (vectorOutput(spec, p.name)) continue;   // checkVectors below
-        const x = v.data[e]!;
-        if (!(Math.abs(x - want[m]![i]![j]!) <= tol)) assert.fail(`${p.name} matrix ${m} (${i}, ${j}): got ${x}, reference ${want[m]![i]![j]} (tol ${tol})`);
+        for (let q = 0; q < parts; q++) {
+          const x = v.data[e + q]!, y = want[m]![i]![j]![q]!;
+          if (!(Math.abs(x - y) <= tol)) assert.fail(`${p.name} matrix ${m} (${i}, ${j})${parts === 2 ? (q === 0 ? ' re' : ' im') : ''}: got ${x}, reference ${y} (tol ${tol})`);
+        }
       }
     });
   }
@@ -146,7 +166,7 @@ function checkVectors(spec: CallSpec, c: ReturnType<typeof buildCall>, a0: reado
     const p = c.placed.find((q) => q.name === name)!;
     return logical(p.views[m]!, p.order);
   };
-  const eps = EPS[spec.dtype];
+  const eps = EPS[realOnly(spec)];
   spec.dims.forEach((_, m) => {
     const a = a0[m]!;
     const rows = a.length, cols = a[0]?.length ?? 0;
@@ -273,7 +293,7 @@ function breakCall(c: BuiltCall, how: Breakage, pick: number): Record<string, un
       if (c.spec.op === 'getrf' || (c.spec.op === 'orgqr' && target.name === 'a') || b.kind === 'variable' || target.views.length === 0) return undefined;
       const rows = b.rows + 1;
       const cols = batches.length > 1 ? b.cols + 1 : b.cols;
-      const big = allocate(c.spec.dtype, (rows + 2) * (cols + 2) * target.views.length + 8);
+      const big = allocate(realOnly(c.spec), (rows + 2) * (cols + 2) * target.views.length + 8);
       args[target.name] = strided(big, { rows, cols, count: target.views.length, order: b.order });
       return args;
     }
@@ -387,7 +407,7 @@ export function checkOverlapCall(subject: Context, spec: CallSpec, pick: number,
   const xFoot = footprint(x0.rows, x0.cols, x0.ld, x.order);
   const yLen = y.p ? footprint(y.p.views[0]!.rows, y.p.views[0]!.cols, y.p.views[0]!.ld, y.p.order) : spec.dims.length;
   const d = shift % (xFoot + 2);
-  const joint = allocate(spec.dtype, Math.max(xFoot, d + yLen) + 4);
+  const joint = allocate(realOnly(spec), Math.max(xFoot, d + yLen) + 4);
   const args = { ...c.args };
   // X's first matrix at 0 in the joint buffer (its values copied), the rest where they were.
   const xViews = x.views.map((v, i) => (i === 0 ? { ...v, data: joint, offset: 0 } : v));
