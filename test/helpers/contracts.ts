@@ -4,8 +4,7 @@
  *
  * - valid calls on random shapes, layouts (ld, stride, offset, order; strided, list, variable
  *   batches), dtypes and enums agree with the CPU reference run on packed column-major copies
- *   (complex calls too: callArb's 'complex' field, pairs compared part by part, column-major,
- *   eigen- and singular values only),
+ *   (complex calls too: callArb's 'complex' field, pairs compared part by part, column-major),
  *   and leave every element they may not write bit-identical (padding, gaps, the other
  *   triangle, info entries past the count); eigen- and singular vectors (syev, gesvd), defined
  *   up to signs, by their properties instead: orthonormal, A V = V W, A = U S VT;
@@ -90,7 +89,7 @@ export function checkValidCall(subject: Context, reference: Context, spec: CallS
   const c = buildCall(where === 'device' ? columnMajorWhereCopied(spec) : spec);
   // The input A as logical matrices, for the checks of eigen- and singular vectors (A may be overwritten).
   const inputA = c.placed.find((p) => p.name === 'a');
-  const a0 = inputA && partsOf(spec) === 1 ? inputA.views.map((v) => logical(v, inputA.order)) : [];
+  const a0 = inputA ? inputA.views.map((v) => logical(v, inputA.order, inputA.parts)) : [];
   const ref = referenceRun(reference, c);
   const got = where === 'device' ? runOnDevice(subject, c) : runOp(subject, spec.op, c.args);
   const count = spec.dims.length;
@@ -150,9 +149,18 @@ export function checkValidCall(subject: Context, reference: Context, spec: CallS
   if (READS_IPIV.has(spec.op) && c.ipiv) assert.deepEqual(bytesOf(c.ipiv), c.before.get(c.ipiv), `${spec.op} changed ipiv`);
 }
 
-/** A view's logical matrix, rows of numbers. */
-function logical(v: MatrixView<FloatArray>, order: Order): number[][] {
-  return Array.from({ length: v.rows }, (_, i) => Array.from({ length: v.cols }, (_, j) => v.data[at(v, order, i, j)]!));
+/** A complex number as [re, im] (a real one with im 0). */
+type Z = readonly [number, number];
+const zmul = (x: Z, y: Z): Z => [x[0] * y[0] - x[1] * y[1], x[0] * y[1] + x[1] * y[0]];
+const zconj = (x: Z): Z => [x[0], -x[1]];
+const zabs = (x: Z): number => Math.hypot(x[0], x[1]);
+
+/** A view's logical matrix, rows of [re, im] (im 0 for a real view of one part an element). */
+function logical(v: MatrixView<FloatArray>, order: Order, parts = 1): Z[][] {
+  return Array.from({ length: v.rows }, (_, i) => Array.from({ length: v.cols }, (_, j) => {
+    const e = parts * at(v, order, i, j);
+    return [v.data[e]!, parts === 2 ? v.data[e + 1]! : 0] as Z;
+  }));
 }
 
 /**
@@ -160,46 +168,48 @@ function logical(v: MatrixView<FloatArray>, order: Order): number[][] {
  * either): orthonormal columns (rows of VT), and A V = V diag(w) (syev) or A = U diag(s) VT
  * (gesvd) with the values as computed (those are compared with the reference element by element).
  */
-function checkVectors(spec: CallSpec, c: ReturnType<typeof buildCall>, a0: readonly number[][][]): void {
+function checkVectors(spec: CallSpec, c: ReturnType<typeof buildCall>, a0: readonly Z[][][]): void {
   if (!((spec.op === 'syev' || spec.op === 'heev') && spec.jobz === 'vectors') && !(spec.op === 'gesvd' && spec.jobz === 'vectors')) return;
-  const get = (name: string, m: number): number[][] => {
+  const get = (name: string, m: number): Z[][] => {
     const p = c.placed.find((q) => q.name === name)!;
-    return logical(p.views[m]!, p.order);
+    return logical(p.views[m]!, p.order, p.parts);
   };
-  const eps = EPS[realOnly(spec)];
+  const eps = EPS[elementInfo(spec.dtype).real];
   spec.dims.forEach((_, m) => {
     const a = a0[m]!;
     const rows = a.length, cols = a[0]?.length ?? 0;
     const tolO = 64 * Math.max(4, rows + cols) * eps;
-    const tolR = tolO * (1 + Math.max(0, ...a.flat().map(Math.abs)));
-    const orthonormal = (q: number[][], byColumns: boolean, what: string): void => {
+    const tolR = tolO * (1 + Math.max(0, ...a.flat().map(zabs)));
+    // Orthonormal (unitary on complex data): conj(x_i) . x_j = delta_ij.
+    const orthonormal = (q: Z[][], byColumns: boolean, what: string): void => {
       const k = byColumns ? (q[0]?.length ?? 0) : q.length;
       const len = byColumns ? q.length : (q[0]?.length ?? 0);
-      const x = (i: number, j: number): number => (byColumns ? q[j]![i]! : q[i]![j]!);   // vector i, entry j
+      const x = (i: number, j: number): Z => (byColumns ? q[j]![i]! : q[i]![j]!);   // vector i, entry j
       for (let i = 0; i < k; i++) for (let j = 0; j <= i; j++) {
-        let d = 0;
-        for (let t = 0; t < len; t++) d += x(i, t) * x(j, t);
-        assert.ok(Math.abs(d - (i === j ? 1 : 0)) <= tolO, `${what} of matrix ${m}: vectors ${i} and ${j}: dot product ${d} (tol ${tolO})`);
+        let d: Z = [0, 0];
+        for (let t = 0; t < len; t++) { const p = zmul(zconj(x(i, t)), x(j, t)); d = [d[0] + p[0], d[1] + p[1]]; }
+        const off = zabs([d[0] - (i === j ? 1 : 0), d[1]]);
+        assert.ok(off <= tolO, `${what} of matrix ${m}: vectors ${i} and ${j}: dot product ${d[0]}${d[1] !== 0 ? ` + ${d[1]}i` : ''} (tol ${tolO})`);
       }
     };
     if (spec.op === 'syev' || spec.op === 'heev') {
-      const v = get('a', m), w = get('w', m).map((r) => r[0]!);
+      const v = get('a', m), w = get('w', m).map((r) => r[0]![0]);
       orthonormal(v, true, 'eigenvectors');
       for (let i = 0; i < rows; i++) for (let j = 0; j < rows; j++) {
-        let av = 0;
-        for (let t = 0; t < rows; t++) av += a[i]![t]! * v[t]![j]!;
-        const r = av - v[i]![j]! * w[j]!;
-        assert.ok(Math.abs(r) <= tolR, `syev matrix ${m}: (A V - V W)(${i}, ${j}) = ${r} (tol ${tolR})`);
+        let av: Z = [0, 0];
+        for (let t = 0; t < rows; t++) { const p = zmul(a[i]![t]!, v[t]![j]!); av = [av[0] + p[0], av[1] + p[1]]; }
+        const r = zabs([av[0] - v[i]![j]![0] * w[j]!, av[1] - v[i]![j]![1] * w[j]!]);
+        assert.ok(r <= tolR, `${spec.op} matrix ${m}: |(A V - V W)(${i}, ${j})| = ${r} (tol ${tolR})`);
       }
     } else {
-      const u = get('u', m), vt = get('vt', m), sv = get('s', m).map((r) => r[0]!);
+      const u = get('u', m), vt = get('vt', m), sv = get('s', m).map((r) => r[0]![0]);
       orthonormal(u, true, 'left singular vectors');
       orthonormal(vt, false, 'right singular vectors');
       for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) {
-        let usv = 0;
-        for (let t = 0; t < sv.length; t++) usv += u[i]![t]! * sv[t]! * vt[t]![j]!;
-        const r = a[i]![j]! - usv;
-        assert.ok(Math.abs(r) <= tolR, `gesvd matrix ${m}: (A - U S VT)(${i}, ${j}) = ${r} (tol ${tolR})`);
+        let usv: Z = [0, 0];
+        for (let t = 0; t < sv.length; t++) { const p = zmul(u[i]![t]!, vt[t]![j]!); usv = [usv[0] + p[0] * sv[t]!, usv[1] + p[1] * sv[t]!]; }
+        const r = zabs([a[i]![j]![0] - usv[0], a[i]![j]![1] - usv[1]]);
+        assert.ok(r <= tolR, `gesvd matrix ${m}: |(A - U S VT)(${i}, ${j})| = ${r} (tol ${tolR})`);
       }
     }
   });
