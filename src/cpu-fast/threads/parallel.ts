@@ -52,30 +52,24 @@ function solveWork(t: number, vectors: number, triangles: number): number {
 /** The operations whose work is a solve's (solveWork): potrs, getrs (two triangles), trsm and trmm (one). */
 const SOLVES: Partial<Record<OpName, { readonly triangles: number }>> = { potrs: { triangles: 2 }, getrs: { triangles: 2 }, trsm: { triangles: 1 }, trmm: { triangles: 1 } };
 
-/** Rough work of a call: its matrices' work (cubeWork of the main batch's, or solveWork). */
-function work(op: OpName, r: object): number {
-  const b = mainBatch(op, r);
-  const count = batchCount(b);
-  const solve = SOLVES[op];
-  if (solve !== undefined) {
-    const rb = (r as Record<string, Batch<FloatArray>>)['b']!;
-    const left = (r as { side?: string }).side !== 'right';
-    const per = (rows: number, cols: number): number => solveWork(left ? rows : cols, left ? cols : rows, solve.triangles);
-    if (rb.kind !== 'variable') return count * per(rb.rows, rb.cols);
-    let w = 0;
-    for (let p = 0; p < count; p++) {
-      const m = matrixAt(rb, p);
-      w += per(m.rows, m.cols);
-    }
-    return w;
-  }
-  if (b.kind !== 'variable') return count * cubeWork(b.rows, b.cols);
+/** The sum of `per` over a batch's matrices' shapes. */
+function sumOver(b: Batch<FloatArray>, count: number, per: (rows: number, cols: number) => number): number {
+  if (b.kind !== 'variable') return count * per(b.rows, b.cols);
   let w = 0;
   for (let p = 0; p < count; p++) {
     const m = matrixAt(b, p);
-    w += cubeWork(m.rows, m.cols);
+    w += per(m.rows, m.cols);
   }
   return w;
+}
+
+/** Rough work of a call: its matrices' work (cubeWork of the main batch's, or solveWork of B's). */
+function work(op: OpName, r: object): number {
+  const count = batchCount(mainBatch(op, r));
+  const solve = SOLVES[op];
+  if (solve === undefined) return sumOver(mainBatch(op, r), count, cubeWork);
+  const left = (r as { side?: string }).side !== 'right';
+  return sumOver((r as Record<string, Batch<FloatArray>>)['b']!, count, (rows, cols) => solveWork(left ? rows : cols, left ? cols : rows, solve.triangles));
 }
 
 /** Bytes of the request's matrices that are not on a SharedArrayBuffer, and the largest matrix dimension. */
