@@ -711,10 +711,10 @@ function checkRealOutput(b: Batch<Storage>, argument: string, complex: ComplexDT
   const want = complexInfo(complex).real;
   if (batchComplex(b, argument) !== undefined)
     throw new MyriadError('DTYPE', `holds ${what}, which are real: expected a ${want} batch for ${complex} data, got ${batchElementType(b, argument)}`, argument);
-  // A list or variable batch of no matrices has no storage whose precision could differ.
-  const got = b.kind !== 'strided' && storagesOf(b).length === 0 ? want : batchDtype(b, argument);
-  if (got !== want) throw new MyriadError('DTYPE', `holds ${what}: expected a ${want} batch for ${complex} data, got ${got}`, argument);
+  // Real precisions only matter where there are matrices (as checkBatches has it).
   const n = batchCount(b);
+  const got = n > 0 ? batchDtype(b, argument) : want;
+  if (got !== want) throw new MyriadError('DTYPE', `holds ${what}: expected a ${want} batch for ${complex} data, got ${got}`, argument);
   if (n !== count) throw new MyriadError('SHAPE', `holds ${n} matrices${viewHint(b)} but a holds ${count}`, argument);
 }
 
