@@ -88,8 +88,10 @@ function stageBatch(
   b: Batch<FloatArray>, arena: Arena, written: boolean, writtenStores: Map<Typed, number>, copyBack: CopyBack[],
 ): Batch<FloatArray> | undefined {
   if (b.kind === 'strided') {
-    // Empty matrices: nothing to copy either way (their stride may reach past the array's end).
-    if (isShared(b.data) || b.count === 0 || footprintOf(b.rows, b.cols, b.ld) === 0) return b;
+    if (isShared(b.data) || b.count === 0) return b;
+    // Empty matrices: nothing to copy either way (their stride may reach past the array's end), and
+    // the worker gets an empty array, not a clone of the caller's whole buffer.
+    if (footprintOf(b.rows, b.cols, b.ld) === 0) return { ...b, data: b.data instanceof Float64Array ? new Float64Array(0) : new Float32Array(0), offset: 0 };
     const f = floatsPer(b);
     const span = f * ((b.count - 1) * b.stride + footprintOf(b.rows, b.cols, b.ld));
     const copy = arena.alloc(b.data, span);
