@@ -65,9 +65,10 @@ function sumOver(b: Batch<FloatArray>, count: number, per: (rows: number, cols: 
 
 /** Rough work of a call: its matrices' work (cubeWork of the main batch's, or solveWork of B's). */
 function work(op: OpName, r: object): number {
-  const count = batchCount(mainBatch(op, r));
+  const main = mainBatch(op, r);
+  const count = batchCount(main);
   const solve = SOLVES[op];
-  if (solve === undefined) return sumOver(mainBatch(op, r), count, cubeWork);
+  if (solve === undefined) return sumOver(main, count, cubeWork);
   const left = (r as { side?: string }).side !== 'right';
   return sumOver((r as Record<string, Batch<FloatArray>>)['b']!, count, (rows, cols) => solveWork(left ? rows : cols, left ? cols : rows, solve.triangles));
 }
