@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { list, strided, variable, type Batch, type MatrixView } from '../../src/core/batch.js';
 import { allocate, type ElementType, type FloatArray } from '../../src/core/dtype.js';
 import { elementInfo } from '../../src/core/dtype-table.js';
+import { OP_SPECS } from '../../src/core/op-specs.js';
 import type { Order } from '../../src/core/enums.js';
 import { Rng } from './random.js';
 
@@ -20,8 +21,8 @@ export const CONTRACT_OPS: readonly ContractOp[] = [
   'gemm', 'trsm', 'trmm', 'syrk', 'herk', 'potrf', 'potrs', 'posv', 'getrf', 'getrs', 'gesv', 'trtri', 'lauum', 'potri', 'poti',
   'syev', 'heev', 'gesvd', 'geqrf', 'orgqr', 'ormqr', 'gels', 'getri',
 ];
-/** The operations that take complex batches (syev's complex form is heev). */
-export const COMPLEX_CONTRACT_OPS: readonly ContractOp[] = CONTRACT_OPS.filter((op) => op !== 'syev');
+/** The operations that take complex batches (their op spec says so; syev's complex form is heev). */
+export const COMPLEX_CONTRACT_OPS: readonly ContractOp[] = CONTRACT_OPS.filter((op) => OP_SPECS[op].complex === true);
 /** The batch arguments any op takes, each with a layout of its own in a CallSpec. */
 export const BATCH_NAMES = ['a', 'b', 'c', 'tau', 'w', 's', 'u', 'vt'] as const;
 
@@ -331,16 +332,36 @@ function logicalMatrix(kind: DataKind, rng: Rng, rows: number, cols: number): nu
 }
 
 /**
- * The complex form of logicalMatrix, element (i, j) as [re, im]: the same kinds with both parts
- * drawn, Hermitian positive definite (M M^H / n + I, a real diagonal) for 'spd', and tau of
- * modulus below 1 so no reflector grows a vector much.
+ * The imaginary part of element (i, j) of a complex matrix of `kind` (order n), scaled as
+ * logicalValue scales the real part where conditioning depends on it: a triangle's and L's
+ * off-diagonal and the reflectors below 1/n, a row-permuted diagonally dominant matrix's
+ * off-diagonal small enough to stay dominant, tau small (its modulus below 1).
+ */
+function imagValue(kind: DataKind, r: number, i: number, j: number, n: number): number {
+  switch (kind) {
+    case 'triangular':
+      return i === j ? r : r / (n + 1);
+    case 'lu':
+      return i > j ? r / (n + 1) : r;
+    case 'reflectors':
+      return r / (n + 1);
+    case 'diagonal-heavy':
+      return r / 4;
+    case 'tau':
+      return r / 8;
+    default:
+      return r;
+  }
+}
+
+/**
+ * The complex form of logicalMatrix, element (i, j) as [re, im]: the same kinds with the real part
+ * as logicalMatrix draws it and the imaginary part by imagValue; Hermitian positive definite
+ * (M M^H / n + I, a real diagonal) for 'spd'.
  */
 function complexMatrix(kind: DataKind, rng: Rng, rows: number, cols: number): number[][][] {
   const re = logicalMatrix(kind === 'spd' ? 'general' : kind, rng, rows, cols);
-  const im = Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => {
-    const r = rng.uniform(-1, 1);
-    return kind === 'triangular' || kind === 'reflectors' ? (i === j && kind === 'triangular' ? r : r / (rows + 1)) : kind === 'tau' ? r / 8 : r;
-  }));
+  const im = Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => imagValue(kind, rng.uniform(-1, 1), i, j, rows)));
   if (kind !== 'spd') return re.map((row, i) => row.map((x, j) => [x, im[i]![j]!]));
   const n = rows;
   return Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => {
