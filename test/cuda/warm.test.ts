@@ -7,6 +7,7 @@
 // run-tests: process nvrtc-unloadable (tiered and warm point MYRIAD_LIBNVRTC at the same missing path, for their compile-pool tests alone, and restore it)
 import assert from 'node:assert/strict';
 import test from 'node:test';
+import { execFile } from 'node:child_process';
 import { Context, open } from '../../src/index.js';
 import { planWarmCalls, warmShapes, type WarmOp, type WarmOptions } from '../../src/api/warm.js';
 import { strided, list } from '../../src/core/batch.js';
@@ -180,6 +181,19 @@ test('the compile pool: workers answer every job (here NVRTC is made unloadable:
     if (saved === undefined) delete process.env['MYRIAD_LIBNVRTC'];
     else process.env['MYRIAD_LIBNVRTC'] = saved;
   }
+});
+
+test('a process that starts the compile workers and ends at once exits cleanly (a worker ended while koffi loads aborts it)', async () => {
+  const pool = new URL('../../src/cuda/runtime/compile-pool.js', import.meta.url).href;
+  // The end lands at different points of the workers' start; before each was held while it
+  // loaded, about one run in five aborted (exit 134).
+  // NVRTC is pointed at a missing path: the abort is koffi's load, and the workers start sooner.
+  const env = { ...process.env, MYRIAD_LIBNVRTC: '/nonexistent/libnvrtc.so' };
+  const runs = Array.from({ length: 6 }, (_, i) => new Promise<number | null>((resolve) => {
+    const script = `import(${JSON.stringify(pool)}).then((m) => { new m.CompilePool(6).prestart(); setTimeout(() => {}, ${2 * i}); });`;
+    execFile(process.execPath, ['-e', script], { env }, (error) => resolve(error === null ? 0 : (error.code as number | null) ?? null));
+  }));
+  assert.deepEqual(await Promise.all(runs), runs.map(() => 0));
 });
 
 test('the demo (npm start) asks for every case\'s kernels, one prefetch a case, before its first call', async () => {

@@ -5,8 +5,9 @@
  * without this.
  *
  * The workers start on first use, stay for later batches and do not keep the process alive
- * (unref). A batch is handed to every worker used; each takes the next job from a shared counter,
- * so a long compile never holds the short ones behind it (jobs go longest source first). Results
+ * (unref; each is held only while it loads its libraries). A batch is handed to every worker
+ * used; each takes the next job from a shared counter, so a long compile never holds the short
+ * ones behind it (jobs go longest source first). Results
  * come back on a port per worker and are read with receiveMessageOnPort, so the synchronous form
  * (a call in progress: the API is synchronous) blocks on Atomics.wait without needing the event
  * loop, and the asynchronous form (warm) awaits Atomics.waitAsync.
@@ -70,6 +71,15 @@ function hold(w: PoolWorker): void {
 
 function release(w: PoolWorker): void {
   if (--w.holds === 0) w.worker.unref();
+}
+
+/** Resolves once the worker has loaded its native libraries, has failed, or START_LIMIT_MS has passed. */
+async function loaded(w: PoolWorker): Promise<void> {
+  const deadline = performance.now() + START_LIMIT_MS;
+  while (!w.failed && Atomics.load(w.started, 0) === 0 && performance.now() < deadline) {
+    const wait = waitAsync(w.started, 0, 0, 50);
+    if (wait.async) await wait.value;
+  }
 }
 
 export class CompilePool {
@@ -157,11 +167,7 @@ export class CompilePool {
     for (const w of all) { w.holds = Infinity; w.worker.ref(); }
     // A worker still loading its native libraries is let finish first: terminating it there ends the process.
     await Promise.all(all.map(async (w) => {
-      const deadline = performance.now() + START_LIMIT_MS;
-      while (!w.failed && Atomics.load(w.started, 0) === 0 && performance.now() < deadline) {
-        const wait = waitAsync(w.started, 0, 0, 50);
-        if (wait.async) await wait.value;
-      }
+      await loaded(w);
       await w.worker.terminate();
     }));
   }
@@ -206,7 +212,10 @@ export class CompilePool {
       const entry: PoolWorker = { worker, port: port1, failed: false, holds: 0, started };
       worker.on('error', () => { entry.failed = true; });
       worker.on('exit', () => { entry.failed = true; });
-      worker.unref();
+      // Held until its libraries are loaded: a process that ends while a worker loads koffi aborts
+      // (a short script that opens a context and exits at once). Unreferenced from then on.
+      hold(entry);
+      void loaded(entry).then(() => release(entry));
       this.workers.push(entry);
     }
   }
