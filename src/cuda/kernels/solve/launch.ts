@@ -24,7 +24,8 @@ import { planFusedSolve, planPosvSolve, planSmallSolve, planSubstitute, smallSol
 import { elementBytes } from '../common/precision.js';
 import { potrfCuda, potrfGroup, potrfLargePath } from '../potrf/index.js';
 import { getrfCuda, getrfGroup, getrfLargePath } from '../getrf/index.js';
-import { trsmCuda } from '../trsm/index.js';
+import { chainRhs, trsmCuda } from '../trsm/index.js';
+import { tuningFor } from '../../model/tuning/index.js';
 
 interface Pivots { ipiv: DeviceArray; pivotStride: number }
 
@@ -90,13 +91,19 @@ function eachGroup(dev: GpuDevice, r: { a: PotrsRequest<DeviceArray, DeviceArray
 
 type DeviceBatch = Batch<DeviceArray>;
 
-/** Whether the request's solves take the trsm route (plan.ts). */
-function takesTrsmRoute(a: DeviceBatch, b: DeviceBatch): boolean {
-  if (b.kind === 'strided') return trsmRouteApplies([{ n: b.rows, nrhs: b.cols }]);
+/** Whether the request's solves take the trsm route (plan.ts), with the card's chained substitution counted. */
+function takesTrsmRoute(dev: GpuDevice, a: DeviceBatch, b: DeviceBatch): boolean {
   const count = batchCount(b);
+  if (count === 0) return false;
+  const dtype = deviceDtype(b);
+  const tuning = tuningFor(dev.info.arch, 'trsm');
+  // The chain's choice depends on neither the triangle nor op(A): one question serves both solves.
+  const chained = (n: number, nrhs: number): boolean =>
+    chainRhs({ op: 'trsm', side: 'left', uplo: 'lower', transA: 'N', diag: 'unit', dtype, m: n, n: nrhs, count }, tuning) > 0;
+  if (b.kind === 'strided') return trsmRouteApplies([{ n: b.rows, nrhs: b.cols }], chained);
   return trsmRouteApplies({
     *[Symbol.iterator]() { for (let i = 0; i < count; i++) yield { n: matrixAt(a, i).rows, nrhs: matrixAt(b, i).cols }; },
-  });
+  }, chained);
 }
 
 /** Both triangular solves with a Cholesky factor: L L^T X = B (lower) or U^T U X = B (upper). */
@@ -168,7 +175,7 @@ function solveKeepingFailed(dev: GpuDevice, b: DeviceBatch, info: DeviceArray, s
 
 /** Solves A X = B with the Cholesky factor of A (from potrf). info is set to 0. */
 export function potrsCuda(dev: GpuDevice, r: PotrsRequest<DeviceArray, DeviceArray>): void {
-  if (takesTrsmRoute(r.a, r.b)) {
+  if (takesTrsmRoute(dev, r.a, r.b)) {
     zeroInfo(dev, r.info, null, batchCount(r.b));
     choleskyTrsm(dev, r.uplo, r.a, r.b);
     return;
@@ -184,7 +191,7 @@ export function potrsCuda(dev: GpuDevice, r: PotrsRequest<DeviceArray, DeviceArr
 /** Solves op(A) X = B with the LU factors and pivots of A (from getrf). info is set to 0. */
 export function getrsCuda(dev: GpuDevice, r: GetrsRequest<DeviceArray, DeviceArray>): void {
   const trans: Op = r.trans;
-  if (takesTrsmRoute(r.a, r.b)) {
+  if (takesTrsmRoute(dev, r.a, r.b)) {
     zeroInfo(dev, r.info, null, batchCount(r.b));
     luTrsm(dev, trans, r.a, r.b, r);
     return;
@@ -201,7 +208,7 @@ export function getrsCuda(dev: GpuDevice, r: GetrsRequest<DeviceArray, DeviceArr
 export function posvCuda(dev: GpuDevice, r: PosvRequest<DeviceArray, DeviceArray>): void {
   // Few or large matrices: the factorization's large path (the whole GPU), then the two trsm,
   // whatever nrhs (one thread block per matrix took 905 ms for one 4096 matrix on an H100).
-  if (takesTrsmRoute(r.a, r.b) || potrfLargePath(dev, r.a)) {
+  if (takesTrsmRoute(dev, r.a, r.b) || potrfLargePath(dev, r.a)) {
     potrfCuda(dev, { uplo: r.uplo, a: r.a, info: r.info });
     solveKeepingFailed(dev, r.b, r.info, () => choleskyTrsm(dev, r.uplo, r.a, r.b));
     return;
@@ -223,7 +230,7 @@ export function posvCuda(dev: GpuDevice, r: PosvRequest<DeviceArray, DeviceArray
 
 /** LU factorisation with partial pivoting and solve; B is left unchanged where info > 0 (LAPACK's gesv). */
 export function gesvCuda(dev: GpuDevice, r: GesvRequest<DeviceArray, DeviceArray>): void {
-  if (takesTrsmRoute(r.a, r.b) || getrfLargePath(dev, r.a)) {
+  if (takesTrsmRoute(dev, r.a, r.b) || getrfLargePath(dev, r.a)) {
     getrfCuda(dev, { a: r.a, ipiv: r.ipiv, pivotStride: r.pivotStride, info: r.info });
     solveKeepingFailed(dev, r.b, r.info, () => luTrsm(dev, 'N', r.a, r.b, r));
     return;

@@ -29,11 +29,17 @@ const SUBSTITUTE_MAX_RHS = 16;
  */
 export const TRSM_ROUTE_MIN_RHS = 8;
 
-/** Whether every matrix of a request (its n and right-hand sides) takes the trsm route. */
-export function trsmRouteApplies(shapes: Iterable<{ readonly n: number; readonly nrhs: number }>): boolean {
+/**
+ * Whether every matrix of a request (its n and right-hand sides) takes the trsm route: from
+ * TRSM_ROUTE_MIN_RHS right-hand sides, or with fewer where `chained` says trsm solves that shape
+ * by the flag-chained substitution (one launch a solve, no reread of the factor by row blocks).
+ */
+export function trsmRouteApplies(
+  shapes: Iterable<{ readonly n: number; readonly nrhs: number }>, chained: (n: number, nrhs: number) => boolean = () => false,
+): boolean {
   let any = false;
   for (const s of shapes) {
-    if (s.n <= SMALL_MAX_N || s.nrhs < TRSM_ROUTE_MIN_RHS) return false;
+    if (s.n <= SMALL_MAX_N || (s.nrhs < TRSM_ROUTE_MIN_RHS && !chained(s.n, s.nrhs))) return false;
     any = true;
   }
   return any;
