@@ -242,8 +242,8 @@ export function tableSource(card: string, provenance: string, command: string, r
  * device-resident data (CUDA events, the median after a warm-up). A rule spans the measured orders
  * of one series where the vendor took less than ${VENDOR_RATIO_MAX} of the own time (to Infinity where
  * it won at the largest order measured), counts from the smallest measured up; single-matrix rules
- * take one matrix; the solves' rules one right-hand side, or ${SOLVE_MANY} and more (trsm: the side
- * measured). Elsewhere the own routes run.
+ * take one matrix; a solve's rule spans the right-hand sides from its series' count to the next
+ * series' (${SOLVE_NRHS.join(', ')} and more; trsm: the side measured). Elsewhere the own routes run.
  */
 export const ${tableNames(card).constant}: VendorTable = {
   card: ${JSON.stringify(card)},

@@ -5,8 +5,9 @@ import type { VendorTable } from './vendor-types.js';
  * device-resident data (CUDA events, the median after a warm-up). A rule spans the measured orders
  * of one series where the vendor took less than 0.97 of the own time (to Infinity where
  * it won at the largest order measured), counts from the smallest measured up; single-matrix rules
- * take one matrix; the solves' rules one right-hand side, or 16 and more (trsm: the side
- * measured). Elsewhere the own routes run. Rules from other commands (the comments above each say
+ * take one matrix; a solve's rule spans the right-hand sides from its series' count to the next
+ * series' (1, 2, 4, 8, 16 and more; trsm: the side measured; rules measured before the series
+ * between 1 and 16 existed say 1 or 16 and more). Elsewhere the own routes run. Rules from other commands (the comments above each say
  * which: the syev probes, the complex bench, the tsm2 bench) are merged by hand: a new sweep's table
  * must carry them over.
  */
@@ -83,22 +84,28 @@ export const h200VendorTable: VendorTable = {
       measured: [{ n: 96, count: 910, ratio: 0.914 }, { n: 128, count: 512, ratio: 0.842 }] },
     { op: 'trsm', route: 'cublas', dtype: 'float32', side: 'left', n: [128, 128], nrhs: [16, Infinity], count: [1024, Infinity],
       measured: [{ n: 128, count: 1024, ratio: 0.892 }] },
-    { op: 'getrs', route: 'cublas', dtype: 'float64', n: [256, Infinity], nrhs: [1, 1], count: [32, Infinity],
-      measured: [{ n: 256, count: 128, ratio: 0.942 }, { n: 384, count: 56, ratio: 0.749 }, { n: 512, count: 32, ratio: 0.709 }] },
-    { op: 'getrs', route: 'cublas', dtype: 'float32', n: [384, Infinity], nrhs: [1, 1], count: [64, Infinity],
-      measured: [{ n: 384, count: 113, ratio: 0.736 }, { n: 512, count: 64, ratio: 0.651 }] },
-    { op: 'getrs', route: 'cublas', dtype: 'float64', n: [128, 384], nrhs: [16, Infinity], count: [56, Infinity],
-      measured: [{ n: 128, count: 512, ratio: 0.946 }, { n: 192, count: 227, ratio: 0.786 }, { n: 256, count: 128, ratio: 0.866 }, { n: 384, count: 56, ratio: 0.741 }] },
-    { op: 'getrs', route: 'cublas', dtype: 'float32', n: [128, 384], nrhs: [16, Infinity], count: [113, Infinity],
-      measured: [{ n: 128, count: 1024, ratio: 0.917 }, { n: 192, count: 455, ratio: 0.737 }, { n: 256, count: 256, ratio: 0.73 }, { n: 384, count: 113, ratio: 0.671 }] },
-    { op: 'gesv', route: 'cublas', dtype: 'float64', n: [384, Infinity], nrhs: [1, 1], count: [32, Infinity],
-      measured: [{ n: 384, count: 56, ratio: 0.969 }, { n: 512, count: 32, ratio: 0.945 }] },
-    { op: 'gesv', route: 'cublas', dtype: 'float32', n: [256, Infinity], nrhs: [1, 1], count: [64, Infinity],
-      measured: [{ n: 256, count: 256, ratio: 0.919 }, { n: 384, count: 113, ratio: 0.958 }, { n: 512, count: 64, ratio: 0.925 }] },
-    { op: 'gesv', route: 'cublas', dtype: 'float64', n: [48, 384], nrhs: [16, Infinity], count: [56, Infinity],
-      measured: [{ n: 48, count: 3640, ratio: 0.829 }, { n: 64, count: 2048, ratio: 0.942 }, { n: 96, count: 910, ratio: 0.864 }, { n: 128, count: 512, ratio: 0.918 }, { n: 192, count: 227, ratio: 0.904 }, { n: 256, count: 128, ratio: 0.926 }, { n: 384, count: 56, ratio: 0.893 }] },
-    { op: 'gesv', route: 'cublas', dtype: 'float32', n: [48, 384], nrhs: [16, Infinity], count: [113, Infinity],
-      measured: [{ n: 48, count: 7281, ratio: 0.755 }, { n: 64, count: 4096, ratio: 0.847 }, { n: 96, count: 1820, ratio: 0.868 }, { n: 128, count: 1024, ratio: 0.865 }, { n: 192, count: 455, ratio: 0.86 }, { n: 256, count: 256, ratio: 0.867 }, { n: 384, count: 113, ratio: 0.867 }] },
+    // getrs and gesv: measured again on the same card, 2026-12-01, after the solves with fewer than 8
+    // right-hand sides took trsm's chained substitution where it serves the shape (`node dist/scripts/vendor-sweep.js
+    // --ops getrs,gesv --dtype float64,float32 --repeats 5`, 1, 2, 4, 8 and 16 right-hand sides). getrs with one
+    // column at 256-512 went from 0.65-0.94x cuBLAS to 2.5-4.3x; gesv keeps cuBLAS at 48-128 only.
+    { op: 'getrs', route: 'cublas', dtype: 'float64', n: [128, 128], nrhs: [16, Infinity], count: [512, Infinity],
+      measured: [{ n: 128, count: 512, ratio: 0.957 }] },
+    { op: 'getrs', route: 'cublas', dtype: 'float32', n: [128, 128], nrhs: [16, Infinity], count: [1024, Infinity],
+      measured: [{ n: 128, count: 1024, ratio: 0.911 }] },
+    { op: 'gesv', route: 'cublas', dtype: 'float32', n: [96, 96], nrhs: [2, 3], count: [1820, Infinity],
+      measured: [{ n: 96, count: 1820, ratio: 0.941 }] },
+    { op: 'gesv', route: 'cublas', dtype: 'float64', n: [48, 64], nrhs: [4, 7], count: [2048, Infinity],
+      measured: [{ n: 48, count: 3640, ratio: 0.902 }, { n: 64, count: 2048, ratio: 0.959 }] },
+    { op: 'gesv', route: 'cublas', dtype: 'float32', n: [48, 96], nrhs: [4, 7], count: [1820, Infinity],
+      measured: [{ n: 48, count: 7281, ratio: 0.877 }, { n: 64, count: 4096, ratio: 0.9 }, { n: 96, count: 1820, ratio: 0.927 }] },
+    { op: 'gesv', route: 'cublas', dtype: 'float64', n: [48, 96], nrhs: [8, 15], count: [910, Infinity],
+      measured: [{ n: 48, count: 3640, ratio: 0.84 }, { n: 64, count: 2048, ratio: 0.801 }, { n: 96, count: 910, ratio: 0.895 }] },
+    { op: 'gesv', route: 'cublas', dtype: 'float32', n: [48, 96], nrhs: [8, 15], count: [1820, Infinity],
+      measured: [{ n: 48, count: 7281, ratio: 0.936 }, { n: 64, count: 4096, ratio: 0.763 }, { n: 96, count: 1820, ratio: 0.836 }] },
+    { op: 'gesv', route: 'cublas', dtype: 'float64', n: [48, 128], nrhs: [16, Infinity], count: [512, Infinity],
+      measured: [{ n: 48, count: 3640, ratio: 0.829 }, { n: 64, count: 2048, ratio: 0.938 }, { n: 96, count: 910, ratio: 0.867 }, { n: 128, count: 512, ratio: 0.934 }] },
+    { op: 'gesv', route: 'cublas', dtype: 'float32', n: [48, 128], nrhs: [16, Infinity], count: [1024, Infinity],
+      measured: [{ n: 48, count: 7281, ratio: 0.839 }, { n: 64, count: 4096, ratio: 0.862 }, { n: 96, count: 1820, ratio: 0.866 }, { n: 128, count: 1024, ratio: 0.863 }] },
     // Complex gemm: the same card, 2026-11-29, `node dist/scripts/vendor-sweep.js --ops gemm --dtype complex128,complex64`
     // (cuBLAS's z/cgemm against the own kernels over pairs); complex128 measured again after its own
     // kernel moved to the tensor cores (the mma kernel on the real embedding, `--dtype complex128`).
