@@ -2,7 +2,7 @@
  * potrs, getrs, posv and gesv with fewer right-hand sides than the trsm route's minimum: where the
  * card's trsm table takes the shape by the flag-chained substitution, the solves run as trsm (one
  * chained launch a triangle, getrs's interchanges around them); elsewhere the substitution kernel
- * as before. Recorded on a device that runs nothing (sm_90's tables).
+ * as before, and for batches of many matrices. Recorded on a device that runs nothing (sm_90's tables).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,6 +10,8 @@ import assert from 'node:assert/strict';
 import { strided } from '../../src/core/batch.js';
 import type { DType } from '../../src/core/dtype.js';
 import { gesvCuda, getrsCuda, posvCuda, potrsCuda } from '../../src/cuda/kernels/solve/index.js';
+import { CHAIN_SOLVE_MAX_PER_SM } from '../../src/cuda/kernels/solve/plan.js';
+import { H100 } from '../helpers/devices.js';
 import { chainRhs } from '../../src/cuda/kernels/trsm/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import type { DeviceArray } from '../../src/cuda/runtime/types.js';
@@ -55,6 +57,21 @@ test('getrs and potrs with few right-hand sides: the chained trsm where the card
       potrsCuda(dev, { uplo, a, b, info });
       assert.equal(chains(out).length, takes ? 2 : 0, `potrs ${uplo} ${what}: ${entries(out).join(', ')}`);
       assert.equal(substitutions(out).length, takes || n <= 32 ? 0 : 1, `potrs ${uplo} ${what}`);
+    }
+  }
+});
+
+test('a batch of more than CHAIN_SOLVE_MAX_PER_SM matrices per SM keeps the substitution kernel; at the bound, the chain', () => {
+  const bound = CHAIN_SOLVE_MAX_PER_SM * H100.smCount;
+  for (const [count, chained] of [[bound, true], [bound + 1, false]] as const) {
+    for (const dtype of ['float64', 'float32'] as const) {
+      const out: Recorded[] = [];
+      const dev = recordingDevice(out);
+      getrsCuda(dev, { trans: 'N', ...operands(dev, dtype, 256, 1, count) });
+      const { a, b, info } = operands(dev, dtype, 256, 1, count);
+      potrsCuda(dev, { uplo: 'lower', a, b, info });
+      assert.equal(chains(out).length, chained ? 4 : 0, `${dtype} 256 x ${count}: ${entries(out).join(', ')}`);
+      assert.equal(substitutions(out).length, chained ? 0 : 2, `${dtype} 256 x ${count}`);
     }
   }
 });
