@@ -87,7 +87,35 @@ export const h200VendorTable: VendorTable = {
     // getrs and gesv: measured again on the same card, 2026-12-01, after the solves with fewer than 8
     // right-hand sides took trsm's chained substitution where it serves the shape (`node dist/scripts/vendor-sweep.js
     // --ops getrs,gesv --dtype float64,float32 --repeats 5`, 1, 2, 4, 8 and 16 right-hand sides). getrs with one
-    // column at 256-512 went from 0.65-0.94x cuBLAS to 2.5-4.3x; gesv keeps cuBLAS at 48-128 only.
+    // column at 256-512 went from 0.65-0.94x cuBLAS to 2.5-4.3x; gesv keeps cuBLAS at 48-128 only. The
+    // sweep's counts are 64 MiB of A (128 matrices of 256).
+    // Large batches (the same card and day, code of commit 48a0bd5, `COUNT=1536 NRHS=1` and `COUNT=4096
+    // NRHS=1,4 node scripts/probe/solve-counts.mjs`, orders 128-512): above 8 matrices an SM (1,056 here)
+    // the solves with fewer than 8 right-hand sides keep the substitution kernel
+    // (kernels/solve/plan.ts CHAIN_SOLVE_MAX_PER_SM), and cuBLAS's getrs is ahead from 192-256; gesv's
+    // factorization is behind cuBLAS's getrfBatched by 4-11% at these counts. Counts between the
+    // sweep's and 1,536, and 2-3 or 8 and more right-hand sides at these counts, were not measured.
+    { op: 'getrs', route: 'cublas', dtype: 'float64', n: [256, Infinity], nrhs: [1, 1], count: [1536, Infinity],
+      measured: [{ n: 256, count: 1536, ratio: 0.949 }, { n: 384, count: 1536, ratio: 0.89 }, { n: 512, count: 1536, ratio: 0.851 },
+        { n: 256, count: 4096, ratio: 0.717 }, { n: 384, count: 4096, ratio: 0.664 }, { n: 512, count: 4096, ratio: 0.67 }] },
+    { op: 'getrs', route: 'cublas', dtype: 'float32', n: [192, Infinity], nrhs: [1, 1], count: [1536, Infinity],
+      measured: [{ n: 192, count: 1536, ratio: 0.874 }, { n: 256, count: 1536, ratio: 0.918 }, { n: 384, count: 1536, ratio: 0.771 }, { n: 512, count: 1536, ratio: 0.693 },
+        { n: 192, count: 4096, ratio: 0.935 }, { n: 256, count: 4096, ratio: 0.735 }, { n: 384, count: 4096, ratio: 0.662 }, { n: 512, count: 4096, ratio: 0.638 }] },
+    { op: 'getrs', route: 'cublas', dtype: 'float64', n: [192, Infinity], nrhs: [4, 7], count: [4096, Infinity],
+      measured: [{ n: 192, count: 4096, ratio: 0.89 }, { n: 256, count: 4096, ratio: 0.63 }, { n: 384, count: 4096, ratio: 0.616 }, { n: 512, count: 4096, ratio: 0.57 }] },
+    { op: 'getrs', route: 'cublas', dtype: 'float32', n: [192, Infinity], nrhs: [4, 7], count: [4096, Infinity],
+      measured: [{ n: 192, count: 4096, ratio: 0.921 }, { n: 256, count: 4096, ratio: 0.717 }, { n: 384, count: 4096, ratio: 0.602 }, { n: 512, count: 4096, ratio: 0.624 }] },
+    { op: 'gesv', route: 'cublas', dtype: 'float64', n: [128, Infinity], nrhs: [1, 1], count: [1536, Infinity],
+      measured: [{ n: 128, count: 1536, ratio: 0.946 }, { n: 192, count: 1536, ratio: 0.934 }, { n: 256, count: 1536, ratio: 0.923 }, { n: 384, count: 1536, ratio: 0.926 }, { n: 512, count: 1536, ratio: 0.916 },
+        { n: 128, count: 4096, ratio: 0.898 }, { n: 192, count: 4096, ratio: 0.894 }, { n: 256, count: 4096, ratio: 0.889 }, { n: 384, count: 4096, ratio: 0.909 }, { n: 512, count: 4096, ratio: 0.901 }] },
+    { op: 'gesv', route: 'cublas', dtype: 'float64', n: [128, Infinity], nrhs: [4, 7], count: [4096, Infinity],
+      measured: [{ n: 128, count: 4096, ratio: 0.872 }, { n: 192, count: 4096, ratio: 0.877 }, { n: 256, count: 4096, ratio: 0.87 }, { n: 384, count: 4096, ratio: 0.896 }, { n: 512, count: 4096, ratio: 0.888 }] },
+    { op: 'gesv', route: 'cublas', dtype: 'float32', n: [512, Infinity], nrhs: [1, 1], count: [1536, Infinity],
+      measured: [{ n: 512, count: 1536, ratio: 0.969 }] },
+    { op: 'gesv', route: 'cublas', dtype: 'float32', n: [192, Infinity], nrhs: [1, 1], count: [4096, Infinity],
+      measured: [{ n: 192, count: 4096, ratio: 0.959 }, { n: 256, count: 4096, ratio: 0.956 }, { n: 384, count: 4096, ratio: 0.953 }, { n: 512, count: 4096, ratio: 0.945 }] },
+    { op: 'gesv', route: 'cublas', dtype: 'float32', n: [128, Infinity], nrhs: [4, 7], count: [4096, Infinity],
+      measured: [{ n: 128, count: 4096, ratio: 0.931 }, { n: 192, count: 4096, ratio: 0.939 }, { n: 256, count: 4096, ratio: 0.945 }, { n: 384, count: 4096, ratio: 0.947 }, { n: 512, count: 4096, ratio: 0.944 }] },
     { op: 'getrs', route: 'cublas', dtype: 'float64', n: [128, 128], nrhs: [16, Infinity], count: [512, Infinity],
       measured: [{ n: 128, count: 512, ratio: 0.957 }] },
     { op: 'getrs', route: 'cublas', dtype: 'float32', n: [128, 128], nrhs: [16, Infinity], count: [1024, Infinity],
