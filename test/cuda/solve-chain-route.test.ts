@@ -10,7 +10,6 @@ import assert from 'node:assert/strict';
 import { strided } from '../../src/core/batch.js';
 import type { DType } from '../../src/core/dtype.js';
 import { gesvCuda, getrsCuda, posvCuda, potrsCuda } from '../../src/cuda/kernels/solve/index.js';
-import { CHAIN_SOLVE_MAX_PER_SM } from '../../src/cuda/kernels/solve/plan.js';
 import { H100 } from '../helpers/devices.js';
 import { chainRhs } from '../../src/cuda/kernels/trsm/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
@@ -33,7 +32,7 @@ test('getrs and potrs with few right-hand sides: the chained trsm where the card
     ['float64', 96, 1], ['float64', 128, 5], ['float32', 64, 1], ['float64', 40, 1]];
   for (const [dtype, n, nrhs] of cases) {
     const count = 100;
-    const takes = chainRhs({ op: 'trsm', side: 'left', uplo: 'lower', transA: 'N', diag: 'unit', dtype, m: n, n: nrhs, count }, tuning) > 0;
+    const takes = chainRhs({ op: 'trsm', side: 'left', uplo: 'lower', transA: 'N', diag: 'unit', dtype, m: n, n: nrhs, count, sms: H100.smCount }, tuning) > 0;
     const what = `${dtype} ${n} x ${nrhs}`;
     for (const trans of ['N', 'T'] as const) {
       const out: Recorded[] = [];
@@ -61,8 +60,8 @@ test('getrs and potrs with few right-hand sides: the chained trsm where the card
   }
 });
 
-test('a batch of more than CHAIN_SOLVE_MAX_PER_SM matrices per SM keeps the substitution kernel; at the bound, the chain', () => {
-  const bound = CHAIN_SOLVE_MAX_PER_SM * H100.smCount;
+test('a batch of more than the trsm table\'s chainMaxPerSm matrices per SM keeps the substitution kernel; at the bound, the chain', () => {
+  const bound = tuningFor('sm_90', 'trsm').chainMaxPerSm * H100.smCount;
   for (const [count, chained] of [[bound, true], [bound + 1, false]] as const) {
     for (const dtype of ['float64', 'float32'] as const) {
       const out: Recorded[] = [];

@@ -279,7 +279,7 @@ test('trsm and trmm leaf kernels and the chained substitution compile for sm_90 
 
 test('the chained substitution: chosen for side left trsm with few columns from the table\'s m, chains of a power of two, never where another path is forced', () => {
   const tuning = defaultTrsmTuning;
-  const base = { op: 'trsm' as const, dtype: 'float64' as const, side: 'left' as const, uplo: 'lower' as const, transA: 'N' as const, diag: 'nonunit' as const, count: 1 };
+  const base = { op: 'trsm' as const, dtype: 'float64' as const, side: 'left' as const, uplo: 'lower' as const, transA: 'N' as const, diag: 'nonunit' as const, count: 1, sms: 132 };
   assert.equal(chainRhs({ ...base, m: 4096, n: 1 }, tuning), 1);
   assert.equal(chainRhs({ ...base, m: 4096, n: 3 }, tuning), 4);
   assert.equal(chainRhs({ ...base, m: 4096, n: 64 }, tuning), 16);
@@ -293,11 +293,17 @@ test('the chained substitution: chosen for side left trsm with few columns from 
   assert.equal(chainRhs({ ...base, side: 'right', m: 1, n: 4096 }, tuning), 0);
   assert.equal(chainRhs({ ...base, op: 'trmm', m: 4096, n: 1 }, tuning), 0);
   assert.equal(chainRhs({ ...base, m: 4096, n: 64, count: 20000 }, tuning), 0, 'more chains than grid.y holds');
+  // Batches: at most chainMaxPerSm matrices an SM take the chain; a larger one the recursion, unless forced.
+  const most = tuning.chainMaxPerSm * base.sms;
+  assert.equal(chainRhs({ ...base, m: 512, n: 1, count: most }, tuning), 1);
+  assert.equal(chainRhs({ ...base, m: 512, n: 1, count: most + 1 }, tuning), 0, 'a batch that fills the GPU');
+  assert.equal(chainRhs({ ...base, m: 512, n: 1, count: most + 1, sms: 2 * base.sms }, tuning), 1, 'twice the SMs');
+  assert.equal(chainRhs({ ...base, m: 512, n: 1, count: most + 1 }, tuning, { chain: true }), 1, 'forced');
 });
 
 test('the chained substitution by bands of right-hand sides (sm_90): the first band holding n decides the order it starts from', () => {
   const tuning = tuningFor('sm_90', 'trsm');
-  const base = { op: 'trsm' as const, side: 'left' as const, uplo: 'lower' as const, transA: 'N' as const, diag: 'nonunit' as const, count: 100 };
+  const base = { op: 'trsm' as const, side: 'left' as const, uplo: 'lower' as const, transA: 'N' as const, diag: 'nonunit' as const, count: 100, sms: 132 };
   for (const dtype of ['float64', 'float32'] as const) {
     const bands = tuning.chain[dtype];
     assert.ok(bands.length > 1, `${dtype}: bands`);

@@ -20,7 +20,7 @@ import { SUBSTITUTE_MAX_THREADS, substituteSharedBytes, substituteSource } from 
 import { copyMatrices } from '../common/matrix-copy.js';
 import { permuteSharedBytes, permuteSource, PERMUTE_THREADS } from './generate-permute.js';
 import type { SolveVariant } from './params.js';
-import { CHAIN_SOLVE_MAX_PER_SM, planFusedSolve, planPosvSolve, planSmallSolve, planSubstitute, smallSolveApplies, trsmRouteApplies, type SolveProblem } from './plan.js';
+import { planFusedSolve, planPosvSolve, planSmallSolve, planSubstitute, smallSolveApplies, trsmRouteApplies, type SolveProblem } from './plan.js';
 import { elementBytes } from '../common/precision.js';
 import { potrfCuda, potrfGroup, potrfLargePath } from '../potrf/index.js';
 import { getrfCuda, getrfGroup, getrfLargePath } from '../getrf/index.js';
@@ -97,10 +97,9 @@ function takesTrsmRoute(dev: GpuDevice, a: DeviceBatch, b: DeviceBatch): boolean
   if (count === 0) return false;
   const dtype = deviceDtype(b);
   const tuning = tuningFor(dev.info.arch, 'trsm');
-  const fewMatrices = count <= CHAIN_SOLVE_MAX_PER_SM * dev.info.smCount;
   // The chain's choice depends on neither the triangle nor op(A): one question serves both solves.
-  const chained = (n: number, nrhs: number): boolean => fewMatrices &&
-    chainRhs({ op: 'trsm', side: 'left', uplo: 'lower', transA: 'N', diag: 'unit', dtype, m: n, n: nrhs, count }, tuning) > 0;
+  const chained = (n: number, nrhs: number): boolean =>
+    chainRhs({ op: 'trsm', side: 'left', uplo: 'lower', transA: 'N', diag: 'unit', dtype, m: n, n: nrhs, count, sms: dev.info.smCount }, tuning) > 0;
   if (b.kind === 'strided') return trsmRouteApplies([{ n: b.rows, nrhs: b.cols }], chained);
   return trsmRouteApplies({
     *[Symbol.iterator]() { for (let i = 0; i < count; i++) yield { n: matrixAt(a, i).rows, nrhs: matrixAt(b, i).cols }; },

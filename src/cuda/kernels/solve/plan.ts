@@ -30,20 +30,12 @@ const SUBSTITUTE_MAX_RHS = 16;
 export const TRSM_ROUTE_MIN_RHS = 8;
 
 /**
- * With fewer than TRSM_ROUTE_MIN_RHS right-hand sides, the chained trsm takes a solve only while
- * the batch has at most this many matrices per SM; larger batches keep the substitution kernel.
- * Measured on an H200 (132 SMs; one right-hand side, float64, ms, chain against substitution):
- * getrs 256 x 128 0.15 / 0.38 and 512 x 32 0.17 / 1.0; potrs 128-256 x 4096 1.01-3.12 / 0.73-2.84,
- * getrs 128-192 x 4096 1.00-1.84 / 0.65-1.32. float32 at 4096 was mixed (the chain behind in
- * getrs 128-160, ahead from 192). The chain walks a matrix's row blocks in turn: with few matrices
- * it fills the GPU where one block a matrix does not; with many, the substitution's blocks do.
- */
-export const CHAIN_SOLVE_MAX_PER_SM = 8;
-
-/**
  * Whether every matrix of a request (its n and right-hand sides) takes the trsm route: from
  * TRSM_ROUTE_MIN_RHS right-hand sides, or with fewer where `chained` says trsm solves that shape
- * by the flag-chained substitution (one launch a solve, no reread of the factor by row blocks).
+ * by the flag-chained substitution (one launch a solve, no reread of the factor by row blocks; trsm's
+ * table takes it for small batches only, `chainMaxPerSm`: in batches large enough to fill the GPU
+ * with one block a matrix the substitution kernel was the faster, getrs float64 128-192 x 4096 with
+ * one column 0.65-1.32 against 1.00-1.84 ms on an H200).
  */
 export function trsmRouteApplies(
   shapes: Iterable<{ readonly n: number; readonly nrhs: number }>, chained: (n: number, nrhs: number) => boolean = () => false,

@@ -90,7 +90,7 @@ function triangularGroup(
     return;
   }
   const tuning = opts.tuning ?? tuningFor(dev.info.arch, 'trsm');
-  const rhs = chainRhs({ op, side: r.side, uplo: r.uplo, transA: r.transA, diag: r.diag, dtype, m: g.m, n: g.n, count: g.count }, tuning, opts.force);
+  const rhs = chainRhs({ op, side: r.side, uplo: r.uplo, transA: r.transA, diag: r.diag, dtype, m: g.m, n: g.n, count: g.count, sms: dev.info.smCount }, tuning, opts.force);
   if (rhs > 0) {
     chainedSolve(dev, dtype, r, g, rhs);
     return;

@@ -202,17 +202,22 @@ export function trmmLeafFor(dtype: DType, t: number, side: Side, force: TrsmForc
 /** Chains (matrices x tiles of right-hand sides) one launch of the chained substitution takes: grid.y. */
 const CHAIN_GRID_Y = 65535;
 
+/** What the chain's choice reads: the problem, and the SMs of the card it runs on. */
+export type ChainProblem = Omit<TrsmProblem, 'sharedLimit' | 'kind'> & { readonly sms: number };
+
 /**
  * The right-hand sides per chain of the flag-chained substitution (generate-chain.ts) where it
  * serves the problem, else 0: trsm, side left, m from the `from` of the table's chain band that holds
  * its n columns (or forced by `chain: true`; any other forced choice, e.g. `invertFrom`,
- * keeps the paths it names), within `chainMaxElements` of B. Chains of 1, 2, 4, 8 or 16 columns (the next power of two).
+ * keeps the paths it names), within `chainMaxElements` of B and `chainMaxPerSm` matrices an SM.
+ * Chains of 1, 2, 4, 8 or 16 columns (the next power of two).
  */
-export function chainRhs(problem: Omit<TrsmProblem, 'sharedLimit' | 'kind'>, tuning: TrsmTuning, force: TrsmForce = {}): number {
+export function chainRhs(problem: ChainProblem, tuning: TrsmTuning, force: TrsmForce = {}): number {
   if (problem.op !== 'trsm' || problem.side !== 'left' || force.chain === false || problem.m === 0 || problem.n === 0) return 0;
   const otherForced = forcedBesides(force, 'chain');
   const band = tuning.chain[problem.dtype].find((b) => problem.n <= b.maxRhs);
-  const inTable = band !== undefined && problem.m >= band.from && problem.m * problem.n <= tuning.chainMaxElements;
+  const inTable = band !== undefined && problem.m >= band.from && problem.m * problem.n <= tuning.chainMaxElements &&
+    problem.count <= tuning.chainMaxPerSm * problem.sms;
   if (force.chain !== true && (otherForced || !inTable)) return 0;
   let rhs = 1;
   while (rhs < Math.min(problem.n, CHAIN_RHS_MAX)) rhs *= 2;

@@ -34,4 +34,10 @@ export const defaultTrsmTuning: TrsmTuning = {
   // here; sm_90's table has bands measured in batches).
   chain: { float64: [{ maxRhs: 64, from: 512 }], float32: [{ maxRhs: 64, from: 512 }] },
   chainMaxElements: 1 << 18,
+  // H200 (132 SMs), 2026-12-01, `COUNT=2048 MYRIAD_QUICK_FIRST=0 node scripts/probe/trsm-chain-batched.mjs
+  // 128,256,512 1,4,16`, ms, the slower of N and T, chain / recursion: float64 256 1-16 columns
+  // 0.77-1.68 / 0.46-0.69, 512 2.52-6.06 / 1.19-1.84; float32 512 16 2.60 / 1.40 (1 column: 1.19 / 1.35).
+  // At the sweep's counts (8 or fewer matrices an SM, sm_90's bands) the chain was ahead, and the
+  // solves with one column, potrs and getrs float64 at 128-256 x 4096 (31 an SM), behind the substitution.
+  chainMaxPerSm: 8,
 };

@@ -28,6 +28,12 @@ export interface TrsmTuning {
   /** ... and at most this many elements of B (m x n): beyond, each chain's own tile products outweigh the launches it saves. */
   readonly chainMaxElements: number;
   /**
+   * ... and batches of at most this many matrices per SM: a chain walks its matrix's row blocks in
+   * turn, which fills the GPU where a batch is too small for the recursion's launches to; a batch
+   * large enough to fill it runs faster on the recursion.
+   */
+  readonly chainMaxPerSm: number;
+  /**
    * trmm side left as one launch of the gemm family's product with a triangular op(A)
    * (kernels/trsm/plan.ts trmmProductTakes), by precision: double on the tensor cores (the mma
    * kernel's tiles), single on the CUDA cores (the tiled kernel's). Where a precision is absent,

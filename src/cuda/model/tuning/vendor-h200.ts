@@ -92,7 +92,7 @@ export const h200VendorTable: VendorTable = {
     // Large batches (the same card and day, code of commit 48a0bd5, `COUNT=1536 NRHS=1` and `COUNT=4096
     // NRHS=1,4 node scripts/probe/solve-counts.mjs`, orders 128-512): above 8 matrices an SM (1,056 here)
     // the solves with fewer than 8 right-hand sides keep the substitution kernel
-    // (kernels/solve/plan.ts CHAIN_SOLVE_MAX_PER_SM), and cuBLAS's getrs is ahead from 192-256; gesv's
+    // (trsm's `chainMaxPerSm`, model/tuning/trsm-default.ts), and cuBLAS's getrs is ahead from 192-256; gesv's
     // factorization is behind cuBLAS's getrfBatched by 4-11% at these counts. Counts between the
     // sweep's and 1,536, and 2-3 or 8 and more right-hand sides at these counts, were not measured.
     { op: 'getrs', route: 'cublas', dtype: 'float64', n: [256, Infinity], nrhs: [1, 1], count: [1536, Infinity],
