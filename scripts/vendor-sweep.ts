@@ -2,11 +2,12 @@
  * Measures the vendor crossovers of the card it runs on and writes its table (src/bench/vendor-sweep.ts):
  *
  *   npm run build && node dist/scripts/vendor-sweep.js [--ops gemm,potrf,getrf,syev,trsm,getrs,gesv] [--dtype float64,float32[,complex128,complex64]]
- *     [--repeats 5] [--out FILE] [--rows FILE] [--dry-run]
+ *     [--repeats 5] [--out FILE] [--rows FILE] [--dry-run [--sms 132]]
  *
  * --out: the table's TypeScript source (src/cuda/model/tuning/vendor-<card>.ts, registered in
  * vendor-tables.ts), printed to stdout without it; --rows: every measured row as a markdown table;
- * --dry-run: the grid alone, no GPU. Progress goes to stderr, one line a case. The table holds the
+ * --dry-run: the grid alone, no GPU (--sms: the SMs the solves' large counts are sized for; without
+ * it, the base counts only). Progress goes to stderr, one line a case. The table holds the
  * rules of the operations measured in the run: measure them all in one run (the default).
  */
 import { writeFileSync } from 'node:fs';
@@ -31,14 +32,17 @@ const dtypes = (option('dtype') ?? 'float64,float32').split(',').map((s) => s.tr
 for (const d of dtypes) if (!isElementType(d)) throw new Error(`--dtype: float64, float32, complex128 or complex64, got '${d}'`);
 const elementTypes = dtypes as ElementType[];
 const repeats = Number(option('repeats') ?? 5);
-const grid = vendorGrid(ops, elementTypes);
 
 if (process.argv.includes('--dry-run')) {
-  for (const c of grid) process.stdout.write(`${c.op} ${c.route} ${c.dtype} ${c.series} n=${c.n}${c.nrhs !== undefined ? ` nrhs=${c.nrhs}` : ''}${c.side ? ` ${c.side}` : ''} count=${c.count}\n`);
+  const sms = option('sms');
+  for (const c of vendorGrid(ops, elementTypes, sms === undefined ? undefined : Number(sms))) {
+    process.stdout.write(`${c.op} ${c.route} ${c.dtype} ${c.series} n=${c.n}${c.nrhs !== undefined ? ` nrhs=${c.nrhs}` : ''}${c.side ? ` ${c.side}` : ''} count=${c.count}${c.level ? ` (${c.level})` : ''}\n`);
+  }
   process.exit(0);
 }
 
 const dev = openDevice(0);
+const grid = vendorGrid(ops, elementTypes, dev.info.smCount);
 const backend = new CudaBackend(dev, 'vendor sweep');
 const ctx = new Context('cuda', backend, backend);
 const rows: SweepRow[] = [];

@@ -23,10 +23,17 @@
  * The solves (trsm, getrs, gesv) are measured with each of SOLVE_NRHS right-hand sides (trsm: left
  * side only): a rule from the series of v columns takes nrhs from v to the next series' less one (the
  * last, SOLVE_MANY, and more), and a trsm rule its side alone.
+ *
+ * The solves are measured at two counts where they differ enough: the base count (SOLVE_BYTES of A)
+ * and the large one (SOLVE_LARGE_PER_SM matrices an SM of the card swept), because their own routes
+ * change with the count (trsm's chained substitution takes batches of at most `chainMaxPerSm` matrices
+ * an SM). An order's verdict is then a pair: the vendor ahead at both counts gives counts from the
+ * base up; at the base count only, counts below the large one; at the large count only, counts from
+ * it up. Consecutive orders with the same pair make one rule.
  */
 import type { Context } from '../api/context.js';
 import type { CudaBackend } from '../cuda/backend.js';
-import { VENDOR_RATIO_MAX, type VendorOp, type VendorPoint, type VendorRoute, type VendorRule } from '../cuda/model/tuning/vendor-tables.js';
+import { VENDOR_RATIO_MAX, type VendorOp, type VendorRoute, type VendorRule } from '../cuda/model/tuning/vendor-tables.js';
 import { timeMs } from '../cuda/tune/measure.js';
 import type { GpuDevice } from '../cuda/runtime/types.js';
 import type { ElementType } from '../core/dtype.js';
@@ -48,6 +55,8 @@ export interface SweepCase {
   readonly nrhs?: number;
   /** trsm: the side measured. */
   readonly side?: 'left';
+  /** The solves' second count (SOLVE_LARGE_PER_SM matrices an SM); absent: the base count. */
+  readonly level?: 'large';
 }
 
 export interface SweepRow extends SweepCase {
@@ -77,6 +86,8 @@ interface Series {
   readonly jobz?: 'vectors';
   readonly nrhs?: number;
   readonly side?: 'left';
+  /** Measured at the large count too (the solves). */
+  readonly large?: true;
 }
 
 /** One-matrix orders: dense where the crossovers fell (512-2048), sparse above. */
@@ -98,7 +109,14 @@ export function solveNrhsRange(nrhs: number): [number, number] {
 const SOLVE_BYTES = 64 * 2 ** 20;
 const solveCount = (dtype: ElementType, n: number): number => Math.max(1, Math.min(200000, Math.floor(SOLVE_BYTES / (n * n * elementInfo(dtype).bytes))));
 const solves = (op: Extract<SolveOp, VendorOp>, route: VendorRoute): Series[] => SOLVE_NRHS.map((nrhs) =>
-  ({ op, route, series: 'batched', sizes: SOLVE_SIZES, count: solveCount, nrhs, ...(op === 'trsm' ? { side: 'left' as const, complex: true as const } : {}) }));
+  ({ op, route, series: 'batched', sizes: SOLVE_SIZES, count: solveCount, nrhs, large: true, ...(op === 'trsm' ? { side: 'left' as const, complex: true as const } : {}) }));
+
+/**
+ * The solves' large count, in matrices an SM: twice trsm's `chainMaxPerSm`, where the own routes
+ * have left the chained substitution (model/tuning/trsm-default.ts), and measured at the orders whose
+ * base count is at most half of it (on an H200, float64 from 96, float32 from 128).
+ */
+export const SOLVE_LARGE_PER_SM = 16;
 
 /**
  * Batched gemm's orders: every few orders to 96, where the kernels' tiles (16, 32, 64) leave the most
@@ -121,17 +139,23 @@ const SERIES: readonly Series[] = [
   ...solves('gesv', 'cublas'),
 ];
 
-/** The sweep's cases for `ops` and `dtypes`, in order (complex types: the series that take them). */
-export function vendorGrid(ops: readonly VendorOp[], dtypes: readonly ElementType[]): SweepCase[] {
+/**
+ * The sweep's cases for `ops` and `dtypes`, in order (complex types: the series that take them); with
+ * `sms` (the card's SMs), the solves' large counts after their base ones.
+ */
+export function vendorGrid(ops: readonly VendorOp[], dtypes: readonly ElementType[], sms?: number): SweepCase[] {
   const out: SweepCase[] = [];
   for (const s of SERIES) {
     if (!ops.includes(s.op)) continue;
     for (const dtype of dtypes) for (const n of s.sizes) {
       if (isComplexDType(dtype) ? s.complex === undefined : s.complex === 'only') continue;
-      out.push({
+      const c: SweepCase = {
         op: s.op, route: s.route, dtype, series: s.series, n, count: s.count(dtype, n),
         ...(s.jobz ? { jobz: s.jobz } : {}), ...(s.nrhs !== undefined ? { nrhs: s.nrhs } : {}), ...(s.side ? { side: s.side } : {}),
-      });
+      };
+      out.push(c);
+      const large = sms === undefined ? 0 : SOLVE_LARGE_PER_SM * sms;
+      if (s.large && large >= 2 * c.count) out.push({ ...c, count: large, level: 'large' });
     }
   }
   return out;
@@ -184,36 +208,60 @@ export function measureCase(ctx: Context, backend: CudaBackend, dev: GpuDevice, 
 /** The rules the rows imply (see the header). */
 export function rulesFromRows(rows: readonly SweepRow[]): VendorRule[] {
   const key = (r: SweepRow): string => `${r.op}|${r.route}|${r.dtype}|${r.series}|${r.jobz ?? ''}|${r.nrhs ?? ''}|${r.side ?? ''}`;
-  const series = new Map<string, SweepRow[]>();
+  const series = new Map<string, Map<number, Order>>();
   for (const r of rows) {
-    const list = series.get(key(r));
-    if (list === undefined) series.set(key(r), [r]); else list.push(r);
+    const orders = series.get(key(r)) ?? new Map<number, Order>();
+    series.set(key(r), orders);
+    const o = orders.get(r.n) ?? {};
+    orders.set(r.n, r.level === 'large' ? { ...o, large: r } : { ...o, base: r });
   }
   const rules: VendorRule[] = [];
-  for (const list of series.values()) {
-    const sorted = [...list].sort((x, y) => x.n - y.n);
+  for (const orders of series.values()) {
+    const sorted = [...orders.entries()].sort(([x], [y]) => x - y).map(([n, o]) => ({ n, ...o }));
     const largest = sorted[sorted.length - 1]!.n;
-    let run: SweepRow[] = [];
+    let run: (Order & { n: number })[] = [];
+    let verdict = '';
     const close = (): void => {
       if (run.length === 0) return;
       const first = run[0]!, last = run[run.length - 1]!;
-      const measured: VendorPoint[] = run.map((r) => ({ n: r.n, count: r.count, ratio: round(r.ratio) }));
-      const count: [number, number] = first.series === 'single' ? [1, 1] : [Math.min(...run.map((r) => r.count)), Infinity];
+      const sample = (first.base ?? first.large)!;
+      const base = run.flatMap((o) => (o.base ? [o.base] : [])), large = run.flatMap((o) => (o.large ? [o.large] : []));
+      const lowest = (list: readonly SweepRow[]): number => Math.min(...list.map((r) => r.count));
+      // Which counts the rule holds: both counts' verdicts, or the base count's where there is no large one.
+      const [count, points]: [[number, number], SweepRow[]] = sample.series === 'single' ? [[1, 1], base]
+        : verdict === 'both' ? [[lowest(base), Infinity], [...base, ...large]]
+        : verdict === 'base' ? [[lowest(base), lowest(large) - 1], base]
+        : [[lowest(large), Infinity], large];
       rules.push({
-        op: first.op, route: first.route, dtype: first.dtype, ...(first.jobz ? { jobz: first.jobz } : {}), ...(first.side ? { side: first.side } : {}),
+        op: sample.op, route: sample.route, dtype: sample.dtype, ...(sample.jobz ? { jobz: sample.jobz } : {}), ...(sample.side ? { side: sample.side } : {}),
         n: [first.n, last.n === largest ? Infinity : last.n],
-        ...(first.nrhs !== undefined ? { nrhs: solveNrhsRange(first.nrhs) } : {}),
-        count, measured,
+        ...(sample.nrhs !== undefined ? { nrhs: solveNrhsRange(sample.nrhs) } : {}),
+        count, measured: points.map((r) => ({ n: r.n, count: r.count, ratio: round(r.ratio) })),
       });
       run = [];
     };
-    for (const r of sorted) {
-      if (Number.isFinite(r.ratio) && r.ratio < VENDOR_RATIO_MAX) run.push(r);
-      else close();
+    for (const o of sorted) {
+      const v = orderVerdict(o);
+      // A bounded rule must hold every base count of its run below every large one (always so on the grid: large >= 2 base).
+      const fits = v === 'both' || v === 'none' || [...run, o].every((a) => [...run, o].every((b) => !a.base || !b.large || a.base.count < b.large.count));
+      if (v !== verdict || !fits) { close(); verdict = v; }
+      if (v !== 'none') run.push(o);
     }
     close();
   }
   return rules;
+}
+
+/** One order of a series: its row at the base count, and at the large count where measured. */
+interface Order { readonly base?: SweepRow; readonly large?: SweepRow }
+
+const vendorWins = (r: SweepRow | undefined): boolean => r !== undefined && Number.isFinite(r.ratio) && r.ratio < VENDOR_RATIO_MAX;
+
+/** Where the vendor won at an order: at both counts (or the one measured), the base count only, the large only, or none. */
+function orderVerdict(o: Order): 'both' | 'base' | 'large' | 'none' {
+  const base = o.base === undefined ? vendorWins(o.large) : vendorWins(o.base);
+  const large = o.large === undefined ? base : vendorWins(o.large);
+  return base && large ? 'both' : base ? 'base' : large ? 'large' : 'none';
 }
 
 /** A ratio as the table writes it: three decimals, cut (not rounded) so a point never reads above the bound it passed. */
@@ -243,7 +291,9 @@ export function tableSource(card: string, provenance: string, command: string, r
  * of one series where the vendor took less than ${VENDOR_RATIO_MAX} of the own time (to Infinity where
  * it won at the largest order measured), counts from the smallest measured up; single-matrix rules
  * take one matrix; a solve's rule spans the right-hand sides from its series' count to the next
- * series' (${SOLVE_NRHS.join(', ')} and more; trsm: the side measured). Elsewhere the own routes run.
+ * series' (${SOLVE_NRHS.join(', ')} and more; trsm: the side measured) and, where the solves were
+ * measured at two counts, the counts where the vendor won (from the base count up, below the large
+ * count, or from it up). Elsewhere the own routes run.
  */
 export const ${tableNames(card).constant}: VendorTable = {
   card: ${JSON.stringify(card)},

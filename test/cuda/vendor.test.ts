@@ -400,6 +400,46 @@ test('the sweep: its grid, the rules its rows imply, and the table source (which
   assert.deepEqual(table.rules, rules);
 });
 
+test('the sweep at two counts: the solves\' large counts where they differ enough, and rules that route every measured row as it was measured', async () => {
+  const { vendorGrid, rulesFromRows, SOLVE_LARGE_PER_SM } = await import('../../src/bench/vendor-sweep.js');
+  const sms = 132, large = SOLVE_LARGE_PER_SM * sms;
+  const grid = vendorGrid(['trsm', 'getrs', 'gesv'], ['float64', 'float32'], sms);
+  const base = grid.filter((c) => c.level === undefined), big = grid.filter((c) => c.level === 'large');
+  assert.deepEqual(base, vendorGrid(['trsm', 'getrs', 'gesv'], ['float64', 'float32']), 'the base cases as without the SMs');
+  assert.ok(big.length > 0 && big.every((c) => c.count === large));
+  for (const c of base) {
+    const twin = big.find((b) => b.op === c.op && b.dtype === c.dtype && b.n === c.n && b.nrhs === c.nrhs);
+    assert.equal(twin !== undefined, large >= 2 * c.count, `${c.op} ${c.dtype} ${c.n} x ${c.count}`);
+  }
+  assert.deepEqual(vendorGrid(['gemm', 'potrf'], ['float64'], sms), vendorGrid(['gemm', 'potrf'], ['float64']), 'only the solves');
+  // Random verdicts on the grid's orders and counts: each measured row goes where it was faster.
+  const rng = new Rng(31);
+  for (let trial = 0; trial < 200; trial++) {
+    const series = grid.filter((c) => c.op === 'getrs' && c.dtype === 'float64' && c.nrhs === 1);
+    const rows = series.map((c) => {
+      const ratio = rng.next() < 0.5 ? 0.5 + rng.next() * 0.46 : 0.98 + rng.next();
+      return { ...c, own: 'getrs', ownMs: 1, vendorMs: ratio, ratio };
+    });
+    const table: VendorTable = { card: 'test', provenance: 'test', rules: rulesFromRows(rows) };
+    for (const r of rows) {
+      const rule = vendorRuleFor(table, { op: 'getrs', route: 'cublas', dtype: 'float64', n: r.n, count: r.count, nrhs: 1 });
+      assert.equal(rule !== undefined, r.ratio < VENDOR_RATIO_MAX, `trial ${trial}: ${r.n} x ${r.count} at ${r.ratio.toFixed(2)}`);
+      if (rule) assert.ok(rule.measured.some((p) => p.n === r.n && p.count === r.count), 'its rule names it');
+    }
+    for (const rule of table.rules) for (const p of rule.measured) assert.ok(p.ratio < VENDOR_RATIO_MAX && p.count >= rule.count[0] && p.count <= rule.count[1]);
+  }
+  // The three kinds of rule, on two orders measured at both counts.
+  const row = (n: number, count: number, ratio: number, level?: 'large') => ({
+    op: 'getrs' as const, route: 'cublas' as const, dtype: 'float64' as const, series: 'batched' as const, n, count, nrhs: 1, ...(level ? { level } : {}),
+    own: 'getrs', ownMs: 1, vendorMs: ratio, ratio,
+  });
+  const kinds = (a: number, b: number) => rulesFromRows([row(128, 512, a), row(128, 2112, b, 'large'), row(256, 128, a), row(256, 2112, b, 'large')]).map((r) => [r.n, r.count]);
+  assert.deepEqual(kinds(0.9, 0.9), [[[128, Infinity], [128, Infinity]]]);
+  assert.deepEqual(kinds(0.9, 1.1), [[[128, Infinity], [128, 2111]]]);
+  assert.deepEqual(kinds(1.1, 0.9), [[[128, Infinity], [2112, Infinity]]]);
+  assert.deepEqual(kinds(1.1, 1.1), []);
+});
+
 test('the sweep: the solves\' cases, and the rules and source their rows give', async () => {
   const { vendorGrid, rulesFromRows, tableSource, rowsMarkdown, SOLVE_MANY, SOLVE_NRHS, solveNrhsRange } = await import('../../src/bench/vendor-sweep.js');
   const ts = (await import('typescript')).default;
