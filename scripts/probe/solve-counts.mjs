@@ -20,7 +20,7 @@ const backend = new CudaBackend(dev, 'solve counts');
 const ctx = new Context('cuda', backend, backend);
 const rows = [];
 for (const op of ops) for (const dtype of dtypes) for (const nrhs of rhsCounts) for (const n of sizes) {
-  const row = measureCase(ctx, backend, dev, { op, route: 'cublas', dtype, series: 'batched', n, count, nrhs }, repeats);
+  const row = measureCase(ctx, backend, dev, { op, route: 'cublas', dtype, series: 'batched', n, count, nrhs, ...(op === 'trsm' ? { side: 'left' } : {}) }, repeats);
   rows.push(row);
   process.stderr.write(`${op} ${dtype} n=${n} nrhs=${nrhs} x ${count}: own ${row.own} ${row.ownMs.toFixed(3)} ms, vendor ${row.vendorMs.toFixed(3)} ms, ${row.error ?? row.ratio.toFixed(2)}\n`);
 }

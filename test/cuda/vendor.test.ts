@@ -78,6 +78,8 @@ test('the tables: one per card, every measured point inside its rule and below t
       const what = `${t.card} ${r.op} ${r.route} ${r.dtype} [${r.n.join(', ')}]`;
       assert.ok(r.n[0] <= r.n[1] && r.count[0] <= r.count[1] && r.n[0] >= 1 && r.count[0] >= 1, what);
       assert.ok(r.measured.length > 0, what);
+      // The sweep and its probe time trsm on the left side only: a rule without its side would send the right side unmeasured.
+      if (r.op === 'trsm') assert.equal(r.side, 'left', `${what}: trsm rules name the side measured`);
       for (const p of r.measured) {
         assert.ok(p.ratio < VENDOR_RATIO_MAX, `${what}: ratio ${p.ratio}`);
         assert.ok(p.n >= r.n[0] && p.n <= r.n[1] && p.count >= r.count[0] && p.count <= r.count[1], `${what}: point ${p.n} x ${p.count} outside`);

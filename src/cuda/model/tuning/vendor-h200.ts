@@ -88,19 +88,19 @@ export const h200VendorTable: VendorTable = {
     // N=128,192,256,384,512 node scripts/probe/solve-counts.mjs`): above 8 matrices an SM the own route is the
     // recursion (trsm's chainMaxPerSm), level with cuBLAS in float64 (0.93-2.11) and behind it in float32 from
     // 192 (0.57-0.98). 2-3 and 8-15 right-hand sides were not measured at this count.
-    { op: 'trsm', route: 'cublas', dtype: 'float64', n: [384, 384], nrhs: [1, 1], count: [2048, Infinity],
+    { op: 'trsm', route: 'cublas', dtype: 'float64', side: 'left', n: [384, 384], nrhs: [1, 1], count: [2048, Infinity],
       measured: [{ n: 384, count: 2048, ratio: 0.957 }] },
-    { op: 'trsm', route: 'cublas', dtype: 'float64', n: [192, 192], nrhs: [4, 7], count: [2048, Infinity],
+    { op: 'trsm', route: 'cublas', dtype: 'float64', side: 'left', n: [192, 192], nrhs: [4, 7], count: [2048, Infinity],
       measured: [{ n: 192, count: 2048, ratio: 0.926 }] },
-    { op: 'trsm', route: 'cublas', dtype: 'float64', n: [384, 384], nrhs: [4, 7], count: [2048, Infinity],
+    { op: 'trsm', route: 'cublas', dtype: 'float64', side: 'left', n: [384, 384], nrhs: [4, 7], count: [2048, Infinity],
       measured: [{ n: 384, count: 2048, ratio: 0.952 }] },
-    { op: 'trsm', route: 'cublas', dtype: 'float32', n: [192, Infinity], nrhs: [1, 1], count: [2048, Infinity],
+    { op: 'trsm', route: 'cublas', dtype: 'float32', side: 'left', n: [192, Infinity], nrhs: [1, 1], count: [2048, Infinity],
       measured: [{ n: 192, count: 2048, ratio: 0.89 }, { n: 256, count: 2048, ratio: 0.684 }, { n: 384, count: 2048, ratio: 0.569 }, { n: 512, count: 2048, ratio: 0.623 }] },
-    { op: 'trsm', route: 'cublas', dtype: 'float32', n: [192, Infinity], nrhs: [4, 7], count: [2048, Infinity],
+    { op: 'trsm', route: 'cublas', dtype: 'float32', side: 'left', n: [192, Infinity], nrhs: [4, 7], count: [2048, Infinity],
       measured: [{ n: 192, count: 2048, ratio: 0.722 }, { n: 256, count: 2048, ratio: 0.875 }, { n: 384, count: 2048, ratio: 0.778 }, { n: 512, count: 2048, ratio: 0.851 }] },
-    { op: 'trsm', route: 'cublas', dtype: 'float32', n: [192, 192], nrhs: [16, Infinity], count: [2048, Infinity],
+    { op: 'trsm', route: 'cublas', dtype: 'float32', side: 'left', n: [192, 192], nrhs: [16, Infinity], count: [2048, Infinity],
       measured: [{ n: 192, count: 2048, ratio: 0.873 }] },
-    { op: 'trsm', route: 'cublas', dtype: 'float32', n: [384, Infinity], nrhs: [16, Infinity], count: [2048, Infinity],
+    { op: 'trsm', route: 'cublas', dtype: 'float32', side: 'left', n: [384, Infinity], nrhs: [16, Infinity], count: [2048, Infinity],
       measured: [{ n: 384, count: 2048, ratio: 0.861 }, { n: 512, count: 2048, ratio: 0.938 }] },
     // getrs and gesv: measured again on the same card, 2026-12-01, after the solves with fewer than 8
     // right-hand sides took trsm's chained substitution where it serves the shape (`node dist/scripts/vendor-sweep.js
