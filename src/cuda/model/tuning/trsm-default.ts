@@ -39,5 +39,8 @@ export const defaultTrsmTuning: TrsmTuning = {
   // 0.77-1.68 / 0.46-0.69, 512 2.52-6.06 / 1.19-1.84; float32 512 16 2.60 / 1.40 (1 column: 1.19 / 1.35).
   // At the sweep's counts (8 or fewer matrices an SM, sm_90's bands) the chain was ahead, and the
   // solves with one column, potrs and getrs float64 at 128-256 x 4096 (31 an SM), behind the substitution.
+  // One bound for both precisions gives something up: float32 with one column was still ahead on the
+  // chain at 2,048 (128-512: 0.15-1.19 against 0.24-1.35 ms), where cuBLAS, faster than both from
+  // 192, takes it (the H200's vendor table); a bound per band would need those counts measured.
   chainMaxPerSm: 8,
 };
