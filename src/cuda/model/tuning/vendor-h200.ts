@@ -111,7 +111,7 @@ export const h200VendorTable: VendorTable = {
     // NRHS=1,4 node scripts/probe/solve-counts.mjs`, orders 128-512): above 8 matrices an SM (1,056 here)
     // the solves with fewer than 8 right-hand sides keep the substitution kernel
     // (trsm's `chainMaxPerSm`, model/tuning/trsm-default.ts), and cuBLAS's getrs is ahead from 192-256; gesv's
-    // factorization is behind cuBLAS's getrfBatched by 4-11% at these counts. Counts between the
+    // vendor route (the own batched LU, then cuBLAS's getrsBatched) by 3-13%. Counts between the
     // sweep's and 1,536, and 2-3 or 8 and more right-hand sides at these counts, were not measured.
     { op: 'getrs', route: 'cublas', dtype: 'float64', n: [256, Infinity], nrhs: [1, 1], count: [1536, Infinity],
       measured: [{ n: 256, count: 1536, ratio: 0.949 }, { n: 384, count: 1536, ratio: 0.89 }, { n: 512, count: 1536, ratio: 0.851 },
