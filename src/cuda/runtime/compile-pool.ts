@@ -5,7 +5,9 @@
  * without this.
  *
  * The workers start on first use, stay for later batches and do not keep the process alive
- * (unref; each is held only while it loads its libraries). A batch is handed to every worker
+ * (unref). A process that ends while a worker is still loading its native libraries (koffi)
+ * would abort, so the process's 'exit' waits for those loads (`waitForLoadsAtExit`), whether it
+ * ends by itself or by process.exit(). A batch is handed to every worker
  * used; each takes the next job from a shared counter, so a long compile never holds the short
  * ones behind it (jobs go longest source first). Results
  * come back on a port per worker and are read with receiveMessageOnPort, so the synchronous form
@@ -71,6 +73,29 @@ function hold(w: PoolWorker): void {
 
 function release(w: PoolWorker): void {
   if (--w.holds === 0) w.worker.unref();
+}
+
+/** The workers of every pool still loading their native libraries. */
+const loading = new Set<PoolWorker>();
+let exitHooked = false;
+
+/** The longest the process's end waits for a worker's libraries (a load takes well under a second). */
+const EXIT_LOAD_LIMIT_MS = 5_000;
+
+/**
+ * At the process's 'exit' (synchronous: nothing else runs there), blocks until every worker still
+ * loading has finished: Node terminates the workers after this event, and a worker terminated
+ * inside koffi's module registration aborts the process (FATAL ERROR, exit 134).
+ */
+function waitForLoadsAtExit(): void {
+  const deadline = performance.now() + EXIT_LOAD_LIMIT_MS;
+  for (const w of loading) {
+    while (!w.failed && Atomics.load(w.started, 0) === 0) {
+      const left = deadline - performance.now();
+      if (left <= 0) return;
+      Atomics.wait(w.started, 0, 0, Math.min(left, 50));
+    }
+  }
 }
 
 /** Resolves once the worker has loaded its native libraries, has failed, or START_LIMIT_MS has passed. */
@@ -212,10 +237,10 @@ export class CompilePool {
       const entry: PoolWorker = { worker, port: port1, failed: false, holds: 0, started };
       worker.on('error', () => { entry.failed = true; });
       worker.on('exit', () => { entry.failed = true; });
-      // Held until its libraries are loaded: a process that ends while a worker loads koffi aborts
-      // (a short script that opens a context and exits at once). Unreferenced from then on.
-      hold(entry);
-      void loaded(entry).then(() => release(entry));
+      worker.unref();
+      loading.add(entry);
+      void loaded(entry).then(() => loading.delete(entry));
+      if (!exitHooked) { process.on('exit', waitForLoadsAtExit); exitHooked = true; }
       this.workers.push(entry);
     }
   }
