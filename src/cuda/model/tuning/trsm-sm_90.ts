@@ -83,8 +83,8 @@ const TRMM_TILED_T: readonly TiledBand[] = [
 // A band starts where the chain was ahead at its widest B and at the orders above. float32 16 columns
 // from 192: at 128 x 1024 the vendor sweep's own route took 0.149 ms (its timing of the same recursion).
 // float64 64 columns keeps 512: at 384 the chain was 5% ahead, within the probe's spread. Those counts
-// are at most 8 matrices an SM; larger batches take the recursion whatever the band (chainMaxPerSm,
-// trsm-default.ts).
+// are at most 8 matrices an SM but float32 96's (1,820, 13.8 an SM); batches above 8 an SM take the
+// recursion whatever the band (chainMaxPerSm, trsm-default.ts), float32 96 x 1,820 among them.
 const TRSM_CHAIN: TrsmTuning['chain'] = {
   float64: [{ maxRhs: 8, from: 128 }, { maxRhs: 16, from: 192 }, { maxRhs: 32, from: 256 }, { maxRhs: 64, from: 512 }],
   float32: [{ maxRhs: 4, from: 96 }, { maxRhs: 8, from: 128 }, { maxRhs: 16, from: 192 }, { maxRhs: 32, from: 192 }, { maxRhs: 64, from: 384 }],
