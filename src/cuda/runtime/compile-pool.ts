@@ -75,8 +75,8 @@ function release(w: PoolWorker): void {
   if (--w.holds === 0) w.worker.unref();
 }
 
-/** The workers of every pool still loading their native libraries. */
-const loading = new Set<PoolWorker>();
+/** Every pool's workers, started and not closed (the process's 'exit' looks at them). */
+const liveWorkers = new Set<PoolWorker>();
 let exitHooked = false;
 
 /** The longest the process's end waits for a worker's libraries (a load takes well under a second). */
@@ -89,7 +89,7 @@ const EXIT_LOAD_LIMIT_MS = 5_000;
  */
 function waitForLoadsAtExit(): void {
   const deadline = performance.now() + EXIT_LOAD_LIMIT_MS;
-  for (const w of loading) {
+  for (const w of liveWorkers) {
     while (!w.failed && Atomics.load(w.started, 0) === 0) {
       const left = deadline - performance.now();
       if (left <= 0) return;
@@ -194,6 +194,7 @@ export class CompilePool {
     await Promise.all(all.map(async (w) => {
       await loaded(w);
       await w.worker.terminate();
+      liveWorkers.delete(w);
     }));
   }
 
@@ -238,9 +239,8 @@ export class CompilePool {
       worker.on('error', () => { entry.failed = true; });
       worker.on('exit', () => { entry.failed = true; });
       worker.unref();
-      loading.add(entry);
-      void loaded(entry).then(() => loading.delete(entry));
       if (!exitHooked) { process.on('exit', waitForLoadsAtExit); exitHooked = true; }
+      liveWorkers.add(entry);
       this.workers.push(entry);
     }
   }
