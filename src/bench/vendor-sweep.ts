@@ -240,11 +240,12 @@ export function rulesFromRows(rows: readonly SweepRow[]): VendorRule[] {
       });
       run = [];
     };
+    // The bounded rules ([base, large - 1] and [large, Infinity]) hold each order's counts as measured
+    // because a sweep has one large count (SOLVE_LARGE_PER_SM x the SMs), at least twice every base
+    // count it stands beside.
     for (const o of sorted) {
       const v = orderVerdict(o);
-      // A bounded rule must hold every base count of its run below every large one (always so on the grid: large >= 2 base).
-      const fits = v === 'both' || v === 'none' || [...run, o].every((a) => [...run, o].every((b) => !a.base || !b.large || a.base.count < b.large.count));
-      if (v !== verdict || !fits) { close(); verdict = v; }
+      if (v !== verdict) { close(); verdict = v; }
       if (v !== 'none') run.push(o);
     }
     close();
