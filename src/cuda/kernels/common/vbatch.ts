@@ -19,12 +19,14 @@ import { MyriadError } from '../../../core/errors.js';
 import type { DeviceArray, GpuDevice } from '../../runtime/types.js';
 import { HostScratch, type HostFrame } from './host-scratch.js';
 
-/** The class bounds, ascending. */
-export const VBATCH_CLASSES: readonly number[] = [8, 16, 24, 32, 48, 64, 128, 256, 512];
-
 /** The classes to 32 are the multiples of this (order 0 in the first): log2 of it, for the host's hot loops. */
 export const SMALL_CLASS_SHIFT = 3;
 export const SMALL_CLASS_STEP = 1 << SMALL_CLASS_SHIFT;
+
+/** The class bounds, ascending: the multiples of SMALL_CLASS_STEP to 32, then 48, 64 and the powers of two to VBATCH_MAX (sizeClass). */
+export const VBATCH_CLASSES: readonly number[] = [
+  ...Array.from({ length: 32 / SMALL_CLASS_STEP }, (_, i) => (i + 1) * SMALL_CLASS_STEP), 48, 64, 128, 256, 512,
+];
 
 /** The largest member size a class takes; larger members keep the per-size path. */
 export const VBATCH_MAX = 512;
