@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DType } from '../../src/core/dtype.js';
 import { MyriadError } from '../../src/core/errors.js';
-import { classPathPaysOf, planClasses, sizeClass, SMALL_CLASS_STEP, VBATCH_CLASSES, VBATCH_MAX, VBATCH_MEMBERS_PER_SIZE_MAX } from '../../src/cuda/kernels/common/vbatch.js';
+import { classPathPaysOf, planClasses, sizeClass, SMALL_CLASS_SHIFT, VBATCH_CLASSES, VBATCH_MAX, VBATCH_MEMBERS_PER_SIZE_MAX } from '../../src/cuda/kernels/common/vbatch.js';
 import { severalShapes } from '../../src/cuda/kernels/common/members.js';
 import { planVbatchedGemm, vbatchedGemmSource } from '../../src/cuda/kernels/gemm/index.js';
 import { planVbatchedPotrf, vbatchedPotrfSource } from '../../src/cuda/kernels/potrf/index.js';
@@ -29,8 +29,8 @@ test('size classes: multiples of 8 to 32, of 16 to 64, powers of two to 512', ()
   for (const [d, bound] of want) assert.equal(sizeClass(d), bound, `size ${d}`);
   assert.deepEqual(VBATCH_CLASSES, [8, 16, 24, 32, 48, 64, 128, 256, 512]);
   assert.equal(VBATCH_MAX, 512);
-  // The step the host's loops shift by (the fused solves' plan) is the classes' to 32.
-  assert.deepEqual(VBATCH_CLASSES.filter((b) => b <= 32), [1, 2, 3, 4].map((k) => k * SMALL_CLASS_STEP));
+  // The shift the host's loops index classes by (the fused solves' plan: (d - 1) >> shift, order 0 in the first) finds sizeClass's class.
+  for (let d = 0; d <= 32; d++) assert.equal(VBATCH_CLASSES[d === 0 ? 0 : (d - 1) >> SMALL_CLASS_SHIFT], sizeClass(d), `size ${d}`);
 });
 
 test('classes largest first, members by size descending, ties in batch order; large and idle members apart', () => {
