@@ -258,9 +258,9 @@ interface Order { readonly base?: SweepRow; readonly large?: SweepRow }
 
 const vendorWins = (r: SweepRow | undefined): boolean => r !== undefined && Number.isFinite(r.ratio) && r.ratio < VENDOR_RATIO_MAX;
 
-/** Where the vendor won at an order: at both counts (or the one measured), the base count only, the large only, or none. */
+/** Where the vendor won at an order: at both counts (or at the base count where no large one was measured), the base count only, the large only, or none. */
 function orderVerdict(o: Order): 'both' | 'base' | 'large' | 'none' {
-  const base = o.base === undefined ? vendorWins(o.large) : vendorWins(o.base);
+  const base = vendorWins(o.base);
   const large = o.large === undefined ? base : vendorWins(o.large);
   return base && large ? 'both' : base ? 'base' : large ? 'large' : 'none';
 }
