@@ -14,9 +14,9 @@ const dtype = process.argv[2] ?? 'float64';
 const orders = (process.argv[3] ?? '33,40,48,56,64').split(',').map(Number);
 const countsArg = (process.argv[4] ?? '132,528,2112,bytes').split(',');
 const bytes = dtype === 'float64' ? 8 : 4;
-const mma = (bm, bn, bk, wm, wn, stages, minBlocks) => ({ variant: 'mma', bm, bn, bk, wm, wn, stages, mmaK: 8, ...(minBlocks ? { minBlocks } : {}) });
+const mma = (bm, bn, bk, wm, wn, stages, minBlocks, mmaK = 8) => ({ variant: 'mma', bm, bn, bk, wm, wn, stages, mmaK, ...(minBlocks ? { minBlocks } : {}) });
 const tiled = (bm, bn, bk, tm, tn) => ({ variant: 'tiled', bm, bn, bk, tm, tn });
-// MMA='[[bm, bn, bk, wm, wn, stages, minBlocks], ...]' replaces float64's list.
+// MMA='[[bm, bn, bk, wm, wn, stages, minBlocks, mmaK], ...]' replaces float64's list (minBlocks 0: none; mmaK 8 unless given).
 const CANDIDATES = dtype === 'float64' && process.env.MMA ? JSON.parse(process.env.MMA).map((c) => mma(...c)) : dtype === 'float64'
   ? [mma(32, 32, 16, 2, 2, 3), mma(64, 64, 8, 2, 2, 4), mma(64, 64, 16, 4, 2, 3), mma(64, 64, 8, 2, 2, 3), mma(128, 128, 8, 2, 4, 4), mma(128, 64, 8, 2, 2, 4)]
   : [tiled(32, 32, 16, 4, 4), tiled(64, 64, 16, 8, 8), tiled(64, 64, 16, 4, 4), tiled(64, 64, 8, 8, 8), tiled(128, 128, 8, 8, 8), tiled(128, 64, 8, 8, 4), tiled(64, 128, 8, 4, 8)];

@@ -29,6 +29,8 @@ const MMA_CHECKED: readonly MmaConfig[] = [
   // tiles in groups of 3 tile rows (4 rows at m = 200: a short last group).
   mma(64, 64, 16, 4, 2, 3, 8, { doubleBuffer: true, minBlocks: 2, tileGroup: 3 }), mma(64, 64, 8, 2, 2, 4, 8, { doubleBuffer: true }),
   mma(64, 64, 32, 2, 2, 3, 16, { doubleBuffer: true }),
+  // Three warps along m: 96 threads, so the copies' chunk counts are multiples of it but not of a power of two.
+  mma(48, 48, 8, 3, 1, 4),
 ];
 const tiled = (bm: number, bn: number, bk: number, tm: number, tn: number): TiledConfig => ({ bm, bn, bk, tm, tn });
 // 64 x 64 x 8 (8 x 8 a thread): the sm_90 table's float32 tile by padding from 33 to 64 (plan.ts tileByPadding).
