@@ -41,6 +41,7 @@ export interface AllowedSkip {
 export const ALLOWED_SKIPS: readonly AllowedSkip[] = [
   { file: 'factor-large-getrf', reason: /^opt-in: MYRIAD_GETRF_RECURSION=1\b/ },
   { file: 'factor-solve', reason: /^opt-in: MYRIAD_FACTOR_TIMING=1\b/ },
+  { file: 'runtime', reason: /^opt-out: MYRIAD_QUICK_FIRST=0\b/ },
   { file: 'multi', reason: /^needs 2 GPUs\b/, when: (gpus) => gpus < 2 },
   { file: 'readme', reason: /^needs 2 GPUs\b/, when: (gpus) => gpus < 2 },
 ];

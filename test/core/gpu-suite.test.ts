@@ -110,6 +110,8 @@ describe('plan: the table of GPU test files', () => {
     assert.ok(skipAllowed('d/factor-solve.test.js', 'opt-in: MYRIAD_FACTOR_TIMING=1 prints the timing table', 1));
     assert.ok(!skipAllowed('d/lauum.test.js', 'opt-in: MYRIAD_FACTOR_TIMING=1', 1), 'only in the file that declares it');
     assert.ok(!skipAllowed('d/lauum.test.js', 'no usable GPU: CUDA_ERROR_OUT_OF_MEMORY (2) from cuDevicePrimaryCtxRetain', 1));
+    assert.ok(skipAllowed('d/runtime.test.js', 'opt-out: MYRIAD_QUICK_FIRST=0 turns quick builds off', 1));
+    assert.ok(!skipAllowed('d/runtime.test.js', 'quick builds are off: this NVRTC refused --Ofast-compile', 1), 'a refusal fails the suite');
     assert.ok(skipAllowed('d/multi.test.js', 'needs 2 GPUs; this machine has 1', 1));
     assert.ok(!skipAllowed('d/multi.test.js', 'needs 2 GPUs; this machine has 0', 4), 'not where the runner sees 4');
     assert.ok(ALLOWED_SKIPS.every((s) => s.reason.source.startsWith('^')));
