@@ -127,6 +127,9 @@ export function strided<S extends Storage>(data: S, options: StridedOptions, arg
   const outer = order === 'col' ? cols : rows;
   const ld = nonNegativeInt(options.ld ?? Math.max(1, inner), `${name}.ld`);
   checkShape(rows, cols, ld, order, name);
+  // A defaulted stride past 2^53 comes from the sizes the caller gave: name them, not the field they did not give.
+  if (options.stride === undefined && !Number.isSafeInteger(ld * outer)) throw new MyriadError('BOUNDS',
+    `a matrix of ld ${ld} x ${outer} ${order === 'col' ? 'columns' : 'rows'} spans more than 2^53 elements`, `${name}.${order === 'col' && options.cols !== undefined ? 'cols' : 'rows'}`);
   const stride = nonNegativeInt(options.stride ?? ld * outer, `${name}.stride`);
   const offset = nonNegativeInt(options.offset ?? 0, `${name}.offset`);
   const length = storageLength(data, `${name}.data`, '', complex);

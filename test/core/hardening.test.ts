@@ -146,6 +146,13 @@ describe('9. counts, value formatting, other realms, misspelled keys', () => {
   it('a count too large to allocate info for is a MyriadError, not a RangeError', () => {
     throwsArg(() => m.potrf({ a: strided(new Float64Array(0), { rows: 0, count: 2 ** 53 - 1 }) }), 'BOUNDS', 'info');
   });
+  it('a defaulted stride past 2^53 names the size the caller gave, not the stride', () => {
+    throwsArg(() => strided(new Float64Array(16), { rows: 2 ** 31, count: 1 }), 'BOUNDS', 'strided.rows');
+    throwsArg(() => strided(new Float64Array(16), { rows: 2 ** 31, cols: 2 ** 31, count: 1 }), 'BOUNDS', 'strided.cols');
+    throwsArg(() => strided(new Float64Array(16), { rows: 2 ** 31, cols: 2 ** 23, count: 1, order: 'row' }), 'BOUNDS', 'strided.rows');
+    // A stride given is checked as given.
+    throwsArg(() => strided(new Float64Array(16), { rows: 2 ** 31, count: 1, stride: 2 ** 62 }), 'INVALID_ARGUMENT', 'strided.stride');
+  });
   it('2**31 matrices of 0 x 0 are a fast no-op', () => {
     const t0 = performance.now();
     const a = strided(new Float64Array(0), { rows: 0, count: 2 ** 31 });
