@@ -6,6 +6,7 @@
  */
 import { tridiagonalQl, tridiagonalQlPair, type QlState } from '../kernels/tridiagonal-ql.js';
 import { tridiagonalValues, tridiagonalValuesPair, type ValuesState } from '../kernels/tridiagonal-values.js';
+import { powerOfTwoNear1 } from '../../cpu/lapack/jacobi.js';
 
 /** The info a driver keeps for a matrix it hands back to the reference whole. */
 export const HAND_BACK = -1;
@@ -20,7 +21,7 @@ const SCALE_ABOVE = 2 ** 200;
  * overflow nor lose the matrix below the underflow threshold.
  */
 export function scaleFor(amax: number): number {
-  return amax !== 0 && (amax < SCALE_BELOW || amax > SCALE_ABOVE) ? 2 ** -Math.round(Math.log2(amax)) : 1;
+  return amax !== 0 && (amax < SCALE_BELOW || amax > SCALE_ABOVE) ? powerOfTwoNear1(amax) : 1;
 }
 
 /**

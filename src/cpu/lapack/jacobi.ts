@@ -286,7 +286,16 @@ export function scaleOf(x: Float64Array, len: number): number {
 /** scaleOf's power of two for a finite largest |entry| amax: 1 where amax is 0 or within 2^-500 ... 2^500. */
 export function scaleForMax(amax: number): number {
   if (amax === 0 || (amax >= 2 ** -500 && amax <= 2 ** 500)) return 1;
-  return 2 ** -Math.round(Math.log2(amax));
+  return powerOfTwoNear1(amax);
+}
+
+/**
+ * The power of two that brings a finite, nonzero amax near 1, 2^-round(log2 amax), with its exponent
+ * held within [-1022, 1022] so that it and its reciprocal are normal numbers: a subnormal amax (below
+ * 2^-1022) would otherwise ask 2^1023 or more (Infinity from 2^1024), one near the top 2^-1024.
+ */
+export function powerOfTwoNear1(amax: number): number {
+  return 2 ** Math.min(1022, Math.max(-1022, -Math.round(Math.log2(amax))));
 }
 
 /** The full symmetric matrix from the `uplo` triangle of m, ld = n. */
