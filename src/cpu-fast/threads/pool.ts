@@ -8,6 +8,7 @@ import type { OpName } from '../../core/ops.js';
 import { shareModules, sharedModules } from '../wasm/runtime.js';
 import { Arena } from './staging.js';
 import { cpuThreads } from './count.js';
+import { workerExecArgv } from '../../core/worker-argv.js';
 
 export { cpuThreads, setCpuThreads } from './count.js';
 
@@ -48,6 +49,7 @@ export function slot(i: number): Slot {
     const worker = new Worker(new URL('./worker.js', import.meta.url), {
       workerData: { flag, done, text, touch: streams.map((a) => a.bytes()), modules: sharedModules(), port: port2 },
       transferList: [port2],
+      execArgv: workerExecArgv(),
     });
     worker.unref();
     slots.push({ worker, modules, flag, done, text, arena: new Arena(), streams });

@@ -29,6 +29,7 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
 import type { CompileRequest } from './compiler.js';
 import type { WorkerBatch, WorkerResult } from './compile-worker.js';
 import type { Env } from './libraries.js';
+import { workerExecArgv } from '../../core/worker-argv.js';
 
 export interface PoolOutcome {
   readonly binary?: Uint8Array;
@@ -234,7 +235,7 @@ export class CompilePool {
     while (this.workers.filter((w) => !w.failed).length < n) {
       const { port1, port2 } = new MessageChannel();
       const started = new Int32Array(new SharedArrayBuffer(4));
-      const worker = new Worker(new URL('./compile-worker.js', import.meta.url), { workerData: { port: port2, started: started.buffer }, transferList: [port2] });
+      const worker = new Worker(new URL('./compile-worker.js', import.meta.url), { workerData: { port: port2, started: started.buffer }, transferList: [port2], execArgv: workerExecArgv() });
       const entry: PoolWorker = { worker, port: port1, failed: false, holds: 0, started };
       worker.on('error', () => { entry.failed = true; });
       worker.on('exit', () => { entry.failed = true; });
