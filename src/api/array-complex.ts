@@ -114,8 +114,11 @@ export function luEx<T extends FloatArray>(ctx: Context, a: NDArray<T>): WithInf
   const { rows: m, cols: n, count } = s;
   const work = toCol(a.data, own(count), m, n);
   const { info, ipiv } = ctx.getrf({ a: zbatch(work, complexOf(s), m, n, count, 'a') });
-  markNonFinite(info, a.data, 2 * m * n, Math.min(m, n));
-  return { lu: out(toRow(work, count, m, n), a.shape, complexOf(s)), pivots: ipiv, info };
+  const p = Math.min(m, n);
+  markNonFinite(info, a.data, 2 * m * n, p);
+  const lu = out(toRow(work, count, m, n), a.shape, complexOf(s));
+  poisonFailed(lu, info, 2 * m * n, (code) => code === p + 2); // as the real luEx: singular factors kept
+  return { lu, pivots: ipiv, info };
 }
 
 export function solveEx<T extends FloatArray>(ctx: Context, a: NDArray<T>, b: NDArray<T>): WithInfo<{ x: NDArray<T> }> {

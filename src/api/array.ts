@@ -201,9 +201,9 @@ export function markNonFinite(info: Int32Array, data: ArrayLike<number>, per: nu
   }
 }
 
-/** Fills matrix i of a contiguous stack with NaN for every i whose info is non-zero. */
-export function poisonFailed(out: NDArray, info: Int32Array, perMatrix: number): void {
-  info.forEach((v, i) => { if (v !== 0) out.data.fill(NaN, i * perMatrix, (i + 1) * perMatrix); });
+/** Fills matrix i of a contiguous stack with NaN for every i whose info is non-zero (or that `failed` names). */
+export function poisonFailed(out: NDArray, info: Int32Array, perMatrix: number, failed = (code: number): boolean => code !== 0): void {
+  info.forEach((v, i) => { if (failed(v)) out.data.fill(NaN, i * perMatrix, (i + 1) * perMatrix); });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -340,7 +340,10 @@ export function luEx<T extends FloatArray>(ctx: Context, a: NDArray<T>): WithInf
   const s = stackOf(a, 'a');
   const lu = copyOf(a);
   const { info, ipiv } = ctx.getrf({ a: rowBatch(lu.data, s, 'a') });
-  markNonFinite(info, a.data, s.rows * s.cols, Math.min(s.rows, s.cols));
+  const p = Math.min(s.rows, s.cols);
+  markNonFinite(info, a.data, s.rows * s.cols, p);
+  // NaN/Inf in the input: NaN factors; a singular matrix keeps its factors, complete as getrf leaves them.
+  poisonFailed(lu, info, s.rows * s.cols, (code) => code === p + 2);
   return { lu, pivots: ipiv, info };
 }
 

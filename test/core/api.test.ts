@@ -194,6 +194,22 @@ describe('array level', () => {
     assert.deepEqual([...s.info], [0, 1, 0]);
     assert.throws(() => m.inv(a), (e: unknown) => e instanceof MyriadError && e.code === 'NUMERICAL');
   });
+  it('luEx: a singular matrix keeps its complete factors (as getrf leaves them), NaN or Inf in the input makes them NaN', () => {
+    for (const dtype of ['float64', 'complex128'] as const) {
+      const c = dtype === 'complex128' ? 2 : 1;
+      // [[1, 2], [2, 4]] (singular: U(1, 1) = 0 after the pivot), [[3, 1], [1, 3]], [[NaN, 1], [1, 1]], row-major.
+      const rows = [[1, 2, 2, 4], [3, 1, 1, 3], [NaN, 1, 1, 1]].flat();
+      const data = new Float64Array(c * rows.length);
+      rows.forEach((v, i) => { data[c * i] = v; });
+      const r = m.luEx(m.ndarray(data, [3, 2, 2], { dtype }));
+      assert.deepEqual([...r.info], [2, 0, 4], dtype);
+      const el = (k: number): number => r.lu.data[c * k]!;
+      // Row 0 pivots to row 1: U = [[2, 4], [0, 0]], L(1, 0) = 0.5.
+      assert.deepEqual([0, 1, 2, 3].map(el), [2, 4, 0.5, 0], dtype);
+      assert.ok([4, 5, 6, 7].map(el).every(Number.isFinite), dtype);
+      assert.ok(r.lu.data.slice(8 * c).every(Number.isNaN), dtype);
+    }
+  });
   it('triangularSolve both sides', () => {
     const n = 5;
     const A = m.ndarray(randomGeneral('float64', n, 1, rng), [n, n]);
