@@ -208,9 +208,16 @@ export function poisonFailed(out: NDArray, info: Int32Array, perMatrix: number, 
 
 // ---------------------------------------------------------------------------------------------
 
+/** The array level's flags: true or false (or absent), never a truthy string read as one or the other. */
+const BOOLEAN_OPTIONS: ReadonlySet<string> = new Set(['upper', 'left', 'transpose', 'adjoint', 'unitDiagonal']);
+
 export function checkOptions(options: unknown, keys: readonly string[]): void {
   check(typeof options === 'object' && options !== null, 'INVALID_ARGUMENT', 'options', `expected an object, got ${describeValue(options)}`);
   checkKeys(options, keys, 'options');
+  for (const key of keys) {
+    const value = (options as Record<string, unknown>)[key];
+    if (BOOLEAN_OPTIONS.has(key) && value !== undefined) check(typeof value === 'boolean', 'INVALID_ARGUMENT', `options.${key}`, `expected true or false, got ${describeValue(value)}`);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

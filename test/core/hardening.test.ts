@@ -200,6 +200,18 @@ describe('9. counts, value formatting, other realms, misspelled keys', () => {
     throwsArg(() => variable([{ data: spd2(1), rows: 2, offest: 0 } as unknown as { data: Float64Array; rows: number }]), 'INVALID_ARGUMENT', 'variable.matrices[0].offest', /did you mean 'offset'/);
     throwsArg(() => m.cholesky(m.ndarray(spd2(1), [2, 2]), { uper: true } as unknown as m.CholeskyOptions), 'INVALID_ARGUMENT', 'options.uper', /did you mean 'upper'/);
   });
+  it('a flag that is not true or false is an error, not read as one of them', () => {
+    const a = m.ndarray(spd2(1), [2, 2]);
+    const za = m.ndarray(new Float64Array([2, 0, 1, 0, 1, 0, 2, 0]), [2, 2], { dtype: 'complex128' });
+    throwsArg(() => m.cholesky(a, { upper: 'yes' } as unknown as m.CholeskyOptions), 'INVALID_ARGUMENT', 'options.upper', /expected true or false/);
+    throwsArg(() => m.cholesky(za, { upper: 1 } as unknown as m.CholeskyOptions), 'INVALID_ARGUMENT', 'options.upper');
+    throwsArg(() => m.eigh(a, { upper: 'true' } as unknown as m.EighOptions), 'INVALID_ARGUMENT', 'options.upper');
+    throwsArg(() => m.triangularSolve(a, a, { unitDiagonal: 1 } as unknown as m.TriangularSolveOptions), 'INVALID_ARGUMENT', 'options.unitDiagonal');
+    throwsArg(() => m.triangularSolve(za, za, { left: 'no' } as unknown as m.TriangularSolveOptions), 'INVALID_ARGUMENT', 'options.left');
+    // Absent and boolean flags stand as before.
+    assert.deepEqual([...m.cholesky(a, { upper: false }).data], [...m.cholesky(a).data]);
+    assert.deepEqual(m.eigh(a, { upper: undefined } as m.EighOptions).values.shape, [2]);
+  });
 });
 
 describe('8. the array level follows numpy 2 broadcasting', () => {
