@@ -3,12 +3,12 @@
  * thread), started on first use and unref'd so that they never keep the process alive. The
  * count is MYRIAD_THREADS, else the machine's available parallelism; setCpuThreads() changes it.
  */
-import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
 import type { OpName } from '../../core/ops.js';
 import { shareModules, sharedModules } from '../wasm/runtime.js';
 import { Arena } from './staging.js';
 import { cpuThreads } from './count.js';
-import { workerExecArgv } from '../../core/worker-argv.js';
+import { startWorker } from '../../core/worker-start.js';
 
 export { cpuThreads, setCpuThreads } from './count.js';
 
@@ -46,10 +46,9 @@ export function slot(i: number): Slot {
     const streams = Array.from({ length: STREAM_DEPTH }, () => new Arena(STREAM_ARENA_BYTES));
     const { port1: modules, port2 } = new MessageChannel();
     modules.unref();
-    const worker = new Worker(new URL('./worker.js', import.meta.url), {
+    const worker = startWorker(new URL('./worker.js', import.meta.url), {
       workerData: { flag, done, text, touch: streams.map((a) => a.bytes()), modules: sharedModules(), port: port2 },
       transferList: [port2],
-      execArgv: workerExecArgv(),
     });
     worker.unref();
     slots.push({ worker, modules, flag, done, text, arena: new Arena(), streams });

@@ -25,11 +25,11 @@
  * needs 15 kernels, and each compiles on one core; 0 or 1: none).
  */
 import { availableParallelism } from 'node:os';
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
 import type { CompileRequest } from './compiler.js';
 import type { WorkerBatch, WorkerResult } from './compile-worker.js';
 import type { Env } from './libraries.js';
-import { workerExecArgv } from '../../core/worker-argv.js';
+import { startWorker } from '../../core/worker-start.js';
 
 export interface PoolOutcome {
   readonly binary?: Uint8Array;
@@ -235,7 +235,7 @@ export class CompilePool {
     while (this.workers.filter((w) => !w.failed).length < n) {
       const { port1, port2 } = new MessageChannel();
       const started = new Int32Array(new SharedArrayBuffer(4));
-      const worker = new Worker(new URL('./compile-worker.js', import.meta.url), { workerData: { port: port2, started: started.buffer }, transferList: [port2], execArgv: workerExecArgv() });
+      const worker = startWorker(new URL('./compile-worker.js', import.meta.url), { workerData: { port: port2, started: started.buffer }, transferList: [port2] });
       const entry: PoolWorker = { worker, port: port1, failed: false, holds: 0, started };
       worker.on('error', () => { entry.failed = true; });
       worker.on('exit', () => { entry.failed = true; });

@@ -6,19 +6,20 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { test } from 'node:test';
-import { workerExecArgv } from '../../../src/core/worker-argv.js';
+import { workerExecArgv } from '../../../src/core/worker-start.js';
 
-test('workerExecArgv drops the options of the parent\'s own entry, with their values, and keeps the rest', () => {
+test('workerExecArgv drops the options of the parent\'s own entry, with their values, and keeps the rest; none to drop: inherit', () => {
   assert.deepEqual(workerExecArgv(['--input-type=module', '--stack-size=2000', '-e', 'console.log(1)']), ['--stack-size=2000']);
   assert.deepEqual(workerExecArgv(['--input-type', 'module', '-p', '1 + 1', '--max-old-space-size=512']), ['--max-old-space-size=512']);
   assert.deepEqual(workerExecArgv(['--eval=1', '--print=2', '--conditions=dev', '--import', 'x.js']), ['--conditions=dev', '--import', 'x.js']);
-  assert.deepEqual(workerExecArgv([]), []);
+  assert.equal(workerExecArgv(['--liftoff-only', '--conditions=dev']), undefined);
+  assert.equal(workerExecArgv([]), undefined);
 });
 
-/** Runs `script` as `node --input-type=module [-e]` (stdin where `stdin`), two CPU threads; its exit code and output. */
-function runModule(script: string, stdin: boolean): Promise<{ code: number | null; out: string }> {
+/** Runs `script` as `node [v8Flag] --input-type=module [-e]` (stdin where `stdin`), two CPU threads; its exit code and output. */
+function runModule(script: string, stdin: boolean, v8Flag?: string): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const args = stdin ? ['--input-type=module'] : ['--input-type=module', '-e', script];
+    const args = [...(v8Flag === undefined ? [] : [v8Flag]), ...(stdin ? ['--input-type=module'] : ['--input-type=module', '-e', script])];
     const child = execFile(process.execPath, args, { env: { ...process.env, MYRIAD_THREADS: '2' }, timeout: 30_000 }, (error, out) => {
       resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, out });
     });
@@ -35,9 +36,10 @@ const n = 40, count = 64, a = new Float64Array(n * n * count);
 for (let m = 0; m < count; m++) for (let i = 0; i < n; i++) a[m * n * n + i * n + i] = 4;
 const { info } = open({ backend: 'cpu' }).potrf({ a: strided(a, { rows: n, count }) });
 console.log(info.every((x) => x === 0) && a[0] === 2 && a[(count - 1) * n * n + n * n - 1] === 2 ? 'ok' : 'wrong');`;
-  for (const stdin of [false, true]) {
-    const { code, out } = await runModule(script, stdin);
-    assert.equal(code, 0, `exit ${code} (${stdin ? 'stdin' : '-e'}): ${out}`);
+  // With a V8 flag beside it, which a worker's explicit options may not hold (it starts with none).
+  for (const [stdin, v8Flag] of [[false, undefined], [true, undefined], [false, '--liftoff-only']] as const) {
+    const { code, out } = await runModule(script, stdin, v8Flag);
+    assert.equal(code, 0, `exit ${code} (${stdin ? 'stdin' : '-e'} ${v8Flag ?? ''}): ${out}`);
     assert.equal(out.trim(), 'ok');
   }
 });
