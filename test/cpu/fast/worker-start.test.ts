@@ -36,10 +36,12 @@ const n = 40, count = 64, a = new Float64Array(n * n * count);
 for (let m = 0; m < count; m++) for (let i = 0; i < n; i++) a[m * n * n + i * n + i] = 4;
 const { info } = open({ backend: 'cpu' }).potrf({ a: strided(a, { rows: n, count }) });
 console.log(info.every((x) => x === 0) && a[0] === 2 && a[(count - 1) * n * n + n * n - 1] === 2 ? 'ok' : 'wrong');`;
-  // With a V8 flag beside it, which a worker's explicit options may not hold (it starts with none).
-  for (const [stdin, v8Flag] of [[false, undefined], [true, undefined], [false, '--liftoff-only']] as const) {
-    const { code, out } = await runModule(script, stdin, v8Flag);
-    assert.equal(code, 0, `exit ${code} (${stdin ? 'stdin' : '-e'} ${v8Flag ?? ''}): ${out}`);
+  // -e with a V8 flag beside it, which a worker's explicit options may not hold (it then starts with
+  // none), and stdin; the two processes at once.
+  const runs = [[false, '--liftoff-only'], [true, undefined]] as const;
+  const results = await Promise.all(runs.map(([stdin, v8Flag]) => runModule(script, stdin, v8Flag)));
+  results.forEach(({ code, out }, i) => {
+    assert.equal(code, 0, `exit ${code} (${runs[i]![0] ? 'stdin' : '-e'} ${runs[i]![1] ?? ''}): ${out}`);
     assert.equal(out.trim(), 'ok');
-  }
+  });
 });
