@@ -46,19 +46,19 @@ export * from './api/top-level.generated.js';
 // Array level on the CPU.
 
 /** numpy's matmul: [..., m, k] x [..., k, n] -> [..., m, n], batch dimensions broadcast; a 1-D a is a row, a 1-D b a column. */
-export function matmul<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>): NDArray<T> { return cpuContext.matmul(a, b); }
+export function matmul<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>, ...none: never[]): NDArray<T> { return cpuContext.matmul(a, b, ...none); }
 /** Cholesky factor L (lower, default) or U of SPD matrices [..., n, n]; throws NUMERICAL naming failed matrices. */
 export function cholesky<T extends FloatArray>(a: NDArray<T>, options?: CholeskyOptions): NDArray<T> { return cpuContext.cholesky(a, options); }
 /** cholesky with per-matrix info instead of throwing (failed factors are NaN). */
 export function choleskyEx<T extends FloatArray>(a: NDArray<T>, options?: CholeskyOptions): WithInfo<{ factor: NDArray<T> }> { return cpuContext.choleskyEx(a, options); }
 /** LU with partial pivoting: packed factors [..., m, n] and 0-based pivots; throws NUMERICAL for exactly singular matrices. */
-export function lu<T extends FloatArray>(a: NDArray<T>): LuResult<T> { return cpuContext.lu(a); }
+export function lu<T extends FloatArray>(a: NDArray<T>, ...none: never[]): LuResult<T> { return cpuContext.lu(a, ...none); }
 /** lu with per-matrix info instead of throwing. */
-export function luEx<T extends FloatArray>(a: NDArray<T>): WithInfo<LuResult<T>> { return cpuContext.luEx(a); }
+export function luEx<T extends FloatArray>(a: NDArray<T>, ...none: never[]): WithInfo<LuResult<T>> { return cpuContext.luEx(a, ...none); }
 /** X with A X = B (numpy 2's solve): b [..., n, k] broadcast against a, or one vector [n]; throws NUMERICAL for singular or NaN/Inf matrices. */
-export function solve<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>): NDArray<T> { return cpuContext.solve(a, b); }
+export function solve<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>, ...none: never[]): NDArray<T> { return cpuContext.solve(a, b, ...none); }
 /** solve with per-matrix info instead of throwing (failed solutions are NaN). */
-export function solveEx<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>): WithInfo<{ x: NDArray<T> }> { return cpuContext.solveEx(a, b); }
+export function solveEx<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>, ...none: never[]): WithInfo<{ x: NDArray<T> }> { return cpuContext.solveEx(a, b, ...none); }
 /** X with A X = B from A's Cholesky factor; b [..., n, k] or [..., n] (one vector per matrix). */
 export function choleskySolve<T extends FloatArray>(factor: NDArray<T>, b: NDArray<T>, options?: CholeskyOptions): NDArray<T> { return cpuContext.choleskySolve(factor, b, options); }
 /** Inverses [..., n, n]: general (LU), or { assume: 'spd' } (Cholesky); throws NUMERICAL for failed matrices. */
@@ -76,16 +76,16 @@ export function eigvalsh<T extends FloatArray>(a: NDArray<T>, options?: EighOpti
 /** eigvalsh with per-matrix info instead of throwing. */
 export function eigvalshEx<T extends FloatArray>(a: NDArray<T>, options?: EighOptions): WithInfo<{ values: NDArray<T> }> { return cpuContext.eigvalshEx(a, options); }
 /** The thin SVD (numpy's svd(a, full_matrices=False)): u [..., m, k], s [..., k], vt [..., k, n]. */
-export function svd<T extends FloatArray>(a: NDArray<T>): SvdResult<T> { return cpuContext.svd(a); }
+export function svd<T extends FloatArray>(a: NDArray<T>, ...none: never[]): SvdResult<T> { return cpuContext.svd(a, ...none); }
 /** svd with per-matrix info instead of throwing. */
-export function svdEx<T extends FloatArray>(a: NDArray<T>): WithInfo<SvdResult<T>> { return cpuContext.svdEx(a); }
+export function svdEx<T extends FloatArray>(a: NDArray<T>, ...none: never[]): WithInfo<SvdResult<T>> { return cpuContext.svdEx(a, ...none); }
 /** Singular values only, descending (numpy's svdvals). */
-export function svdvals<T extends FloatArray>(a: NDArray<T>): NDArray<T> { return cpuContext.svdvals(a); }
+export function svdvals<T extends FloatArray>(a: NDArray<T>, ...none: never[]): NDArray<T> { return cpuContext.svdvals(a, ...none); }
 /** svdvals with per-matrix info instead of throwing. */
-export function svdvalsEx<T extends FloatArray>(a: NDArray<T>): WithInfo<{ values: NDArray<T> }> { return cpuContext.svdvalsEx(a); }
+export function svdvalsEx<T extends FloatArray>(a: NDArray<T>, ...none: never[]): WithInfo<{ values: NDArray<T> }> { return cpuContext.svdvalsEx(a, ...none); }
 /** numpy's linalg.qr: mode 'reduced' (default), 'complete' or 'r'. */
 export function qr<T extends FloatArray>(a: NDArray<T>, options?: QrOptions): QrResult<T> { return cpuContext.qr(a, options); }
 /** Least squares (numpy's lstsq, full rank): a [..., m, n], b [..., m, nrhs] broadcast against a, or one vector [m]. */
-export function lstsq<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>): LstsqResult<T> { return cpuContext.lstsq(a, b); }
+export function lstsq<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>, ...none: never[]): LstsqResult<T> { return cpuContext.lstsq(a, b, ...none); }
 /** lstsq with per-matrix info instead of throwing. */
-export function lstsqEx<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>): WithInfo<LstsqResult<T>> { return cpuContext.lstsqEx(a, b); }
+export function lstsqEx<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>, ...none: never[]): WithInfo<LstsqResult<T>> { return cpuContext.lstsqEx(a, b, ...none); }

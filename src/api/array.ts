@@ -208,6 +208,16 @@ export function poisonFailed(out: NDArray, info: Int32Array, perMatrix: number, 
 
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * For the array-level functions that take no options: an argument past their operands (numpy's
+ * keywords, `svd(a, { full_matrices: true })`) is an error, not ignored; undefined ones are none.
+ */
+export function noOptions(op: string, extra: readonly unknown[]): void {
+  const thin = op.startsWith('svd') ? " (the SVD here is always the thin one, numpy's full_matrices=False)" : '';
+  const given = extra.find((x) => x !== undefined); // an undefined one (a wrapper passing its options on) is none
+  check(given === undefined, 'INVALID_ARGUMENT', 'options', `${op} takes no options, got ${describeValue(given)}${thin}`);
+}
+
 /** The array level's flags: true or false (or absent), never a truthy string read as one or the other. */
 const BOOLEAN_OPTIONS: ReadonlySet<string> = new Set(['upper', 'left', 'transpose', 'adjoint', 'unitDiagonal']);
 

@@ -18,7 +18,7 @@ import * as arrays from './array.js';
 import * as ops from './array-ops.js';
 import * as qrArrays from './array-qr.js';
 import * as elementwise from './elementwise.js';
-import type { NDArray } from './array.js';
+import { noOptions, type NDArray } from './array.js';
 import {
   VALIDATORS, checkFlag, hostInts, prepareGesvd, prepareHeev, prepareSyev, type GesvdArgs, type IntAllocator, type SyevArgs,
 } from './prepare.js';
@@ -160,19 +160,19 @@ export class Context extends ContextOperations {
   // dtype is complex goes to array-complex.ts, a real one to array.ts (array-ops.ts chooses).
 
   /** numpy's matmul: [..., m, k] x [..., k, n] -> [..., m, n], batch dimensions broadcast; a 1-D a is a row, a 1-D b a column. */
-  matmul<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>): NDArray<T> { return ops.matmul(this, a, b); }
+  matmul<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>, ...none: never[]): NDArray<T> { noOptions('matmul', none); return ops.matmul(this, a, b); }
   /** Cholesky factor L (lower, default) or U of SPD matrices [..., n, n]; throws NUMERICAL naming failed matrices. */
   cholesky<T extends FloatArray>(a: NDArray<T>, options?: arrays.CholeskyOptions): NDArray<T> { return ops.cholesky(this, a, options); }
   /** cholesky with per-matrix info instead of throwing (failed factors are NaN). */
   choleskyEx<T extends FloatArray>(a: NDArray<T>, options?: arrays.CholeskyOptions): arrays.WithInfo<{ factor: NDArray<T> }> { return ops.choleskyEx(this, a, options); }
   /** LU with partial pivoting: packed factors [..., m, n] and 0-based pivots; throws NUMERICAL for exactly singular matrices. */
-  lu<T extends FloatArray>(a: NDArray<T>): arrays.LuResult<T> { return ops.lu(this, a); }
+  lu<T extends FloatArray>(a: NDArray<T>, ...none: never[]): arrays.LuResult<T> { noOptions('lu', none); return ops.lu(this, a); }
   /** lu with per-matrix info instead of throwing. */
-  luEx<T extends FloatArray>(a: NDArray<T>): arrays.WithInfo<arrays.LuResult<T>> { return ops.luEx(this, a); }
+  luEx<T extends FloatArray>(a: NDArray<T>, ...none: never[]): arrays.WithInfo<arrays.LuResult<T>> { noOptions('luEx', none); return ops.luEx(this, a); }
   /** X with A X = B (numpy 2's solve): b [..., n, k] broadcast against a, or one vector [n]; throws NUMERICAL for singular or NaN/Inf matrices. */
-  solve<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>): NDArray<T> { return ops.solve(this, a, b); }
+  solve<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>, ...none: never[]): NDArray<T> { noOptions('solve', none); return ops.solve(this, a, b); }
   /** solve with per-matrix info instead of throwing (failed solutions are NaN). */
-  solveEx<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>): arrays.WithInfo<{ x: NDArray<T> }> { return ops.solveEx(this, a, b); }
+  solveEx<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>, ...none: never[]): arrays.WithInfo<{ x: NDArray<T> }> { noOptions('solveEx', none); return ops.solveEx(this, a, b); }
   /** X with A X = B from A's Cholesky factor; b [..., n, k] or [..., n] (one vector per matrix). */
   choleskySolve<T extends FloatArray>(factor: NDArray<T>, b: NDArray<T>, options?: arrays.CholeskyOptions): NDArray<T> { return ops.choleskySolve(this, factor, b, options); }
   /** Inverses [..., n, n]: general (LU), or { assume: 'spd' } (Cholesky); throws NUMERICAL for failed matrices. */
@@ -190,19 +190,19 @@ export class Context extends ContextOperations {
   /** eigvalsh with per-matrix info instead of throwing. */
   eigvalshEx<T extends FloatArray>(a: NDArray<T>, options?: arrays.EighOptions): arrays.WithInfo<{ values: NDArray<T> }> { return ops.eigvalshEx(this, a, options); }
   /** The thin SVD (numpy's svd(a, full_matrices=False)): u [..., m, k], s [..., k], vt [..., k, n]. */
-  svd<T extends FloatArray>(a: NDArray<T>): arrays.SvdResult<T> { return ops.svd(this, a); }
+  svd<T extends FloatArray>(a: NDArray<T>, ...none: never[]): arrays.SvdResult<T> { noOptions('svd', none); return ops.svd(this, a); }
   /** svd with per-matrix info instead of throwing. */
-  svdEx<T extends FloatArray>(a: NDArray<T>): arrays.WithInfo<arrays.SvdResult<T>> { return ops.svdEx(this, a); }
+  svdEx<T extends FloatArray>(a: NDArray<T>, ...none: never[]): arrays.WithInfo<arrays.SvdResult<T>> { noOptions('svdEx', none); return ops.svdEx(this, a); }
   /** Singular values only, descending (numpy's svdvals). */
-  svdvals<T extends FloatArray>(a: NDArray<T>): NDArray<T> { return ops.svdvals(this, a); }
+  svdvals<T extends FloatArray>(a: NDArray<T>, ...none: never[]): NDArray<T> { noOptions('svdvals', none); return ops.svdvals(this, a); }
   /** svdvals with per-matrix info instead of throwing. */
-  svdvalsEx<T extends FloatArray>(a: NDArray<T>): arrays.WithInfo<{ values: NDArray<T> }> { return ops.svdvalsEx(this, a); }
+  svdvalsEx<T extends FloatArray>(a: NDArray<T>, ...none: never[]): arrays.WithInfo<{ values: NDArray<T> }> { noOptions('svdvalsEx', none); return ops.svdvalsEx(this, a); }
   /** numpy's linalg.qr: mode 'reduced' (default), 'complete' or 'r'. */
   qr<T extends FloatArray>(a: NDArray<T>, options?: qrArrays.QrOptions): qrArrays.QrResult<T> { return ops.qr(this, a, options); }
   /** Least squares (numpy's lstsq, full rank): a [..., m, n], b [..., m, nrhs] broadcast against a, or one vector [m]. */
-  lstsq<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>): qrArrays.LstsqResult<T> { return ops.lstsq(this, a, b); }
+  lstsq<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>, ...none: never[]): qrArrays.LstsqResult<T> { noOptions('lstsq', none); return ops.lstsq(this, a, b); }
   /** lstsq with per-matrix info instead of throwing. */
-  lstsqEx<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>): arrays.WithInfo<qrArrays.LstsqResult<T>> { return ops.lstsqEx(this, a, b); }
+  lstsqEx<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>, ...none: never[]): arrays.WithInfo<qrArrays.LstsqResult<T>> { noOptions('lstsqEx', none); return ops.lstsqEx(this, a, b); }
   /** [..., m, n] -> [..., n, m] (numpy's matrix_transpose); on the host. */
   transpose<T extends FloatArray>(a: NDArray<T>): NDArray<T> { return elementwise.transpose(a); }
   /** a + b with numpy broadcasting (b may be a number); on the host. */

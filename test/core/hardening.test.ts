@@ -200,6 +200,18 @@ describe('9. counts, value formatting, other realms, misspelled keys', () => {
     throwsArg(() => variable([{ data: spd2(1), rows: 2, offest: 0 } as unknown as { data: Float64Array; rows: number }]), 'INVALID_ARGUMENT', 'variable.matrices[0].offest', /did you mean 'offset'/);
     throwsArg(() => m.cholesky(m.ndarray(spd2(1), [2, 2]), { uper: true } as unknown as m.CholeskyOptions), 'INVALID_ARGUMENT', 'options.uper', /did you mean 'upper'/);
   });
+  it('a function without options refuses one (numpy keywords are not ignored)', () => {
+    const a = m.ndarray(spd2(1), [2, 2]);
+    const extra = { full_matrices: true } as unknown as never;
+    throwsArg(() => m.svd(a, extra), 'INVALID_ARGUMENT', 'options', /svd takes no options.*thin/);
+    throwsArg(() => m.open({ backend: 'reference' }).svdvalsEx(a, extra), 'INVALID_ARGUMENT', 'options');
+    throwsArg(() => m.solve(a, a, { assume_a: 'pos' } as unknown as never), 'INVALID_ARGUMENT', 'options', /solve takes no options/);
+    throwsArg(() => m.lstsq(a, a, 1e-10 as unknown as never), 'INVALID_ARGUMENT', 'options');
+    throwsArg(() => m.matmul(a, a, a as unknown as never), 'INVALID_ARGUMENT', 'options');
+    throwsArg(() => m.luEx(a, {} as unknown as never), 'INVALID_ARGUMENT', 'options');
+    assert.deepEqual(m.svd(a).s.shape, [2]);
+    assert.deepEqual(m.svd(a, undefined as never).s.shape, [2], 'an undefined options argument is none');
+  });
   it('a flag that is not true or false is an error, not read as one of them', () => {
     const a = m.ndarray(spd2(1), [2, 2]);
     const za = m.ndarray(new Float64Array([2, 0, 1, 0, 1, 0, 2, 0]), [2, 2], { dtype: 'complex128' });
