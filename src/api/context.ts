@@ -20,7 +20,7 @@ import * as qrArrays from './array-qr.js';
 import * as elementwise from './elementwise.js';
 import { noOptions, type NDArray } from './array.js';
 import {
-  VALIDATORS, checkFlag, hostInts, prepareGesvd, prepareHeev, prepareSyev, type GesvdArgs, type IntAllocator, type SyevArgs,
+  VALIDATORS, checkFlag, hostInts, type IntAllocator,
 } from './prepare.js';
 import { ContextOperations } from './operations.generated.js';
 import { columnMajorCopy } from './rowmajor.js';
@@ -74,8 +74,7 @@ export class Context extends ContextOperations {
   // -------------------------------------------------------------------------------------------
   // LAPACK level: BLAS/LAPACK names and semantics, in place, info per matrix. One method per
   // operation and its *Async form, generated from the op specs (operations.generated.ts), each
-  // `call(op, args)`: the operation's validator (prepare.ts VALIDATORS), then `execute`. syev, heev
-  // and gesvd copy their row-major outputs themselves.
+  // `call(op, args)`: the operation's validator (prepare.ts VALIDATORS), then `execute`.
 
   /**
    * Validates one call (the operation's VALIDATORS entry) and runs it, the scans of its variable
@@ -86,56 +85,6 @@ export class Context extends ContextOperations {
     const validate = VALIDATORS[op] as (args: unknown, alloc: IntAllocator) => object;
     const args = bridgeArgs(input);
     return withValidatedScans(() => this.execute(op, validate(args, this.intsFor(args)), checkFlag(args)));
-  }
-
-  /**
-   * Symmetric eigendecomposition (cyclic Jacobi) of the `uplo` triangle: w (n x 1 per matrix)
-   * ascending; jobz 'vectors' (default) overwrites A with the eigenvectors, 'values' leaves A.
-   * info[i]: n + 1 where the sweeps did not converge, n + 2 where A held NaN or Inf. Real data only: heev
-   * takes complex Hermitian matrices.
-   */
-  override syev<S extends Storage>(input: SyevArgs<S>): InfoResult<S> {
-    return this.eigen('syev', input, prepareSyev);
-  }
-  /**
-   * Hermitian eigendecomposition (zheev / cheev; cyclic Jacobi) of the `uplo` triangle of complex A: w
-   * (n x 1 per matrix, a real batch of A's component type) ascending; jobz 'vectors' (default) overwrites A
-   * with orthonormal complex eigenvectors, 'values' leaves A. info as syev's. On real data it is syev.
-   */
-  override heev<S extends Storage>(input: SyevArgs<S>): InfoResult<S> {
-    return this.eigen('heev', input, prepareHeev);
-  }
-  /** syev and heev: their row-major host batches (real data only) copied to column-major and back. */
-  private eigen<S extends Storage>(op: 'syev' | 'heev', input: SyevArgs<S>, prepare: typeof prepareSyev): InfoResult<S> {
-    const args = bridgeArgs(input);
-    const checked = checkFlag(args);
-    const r = this.admit(op, prepare(args, this.intsFor(args)));
-    const a = columnMajorCopy(r.a, 'a');
-    const w = columnMajorCopy(r.w, 'w');
-    this.run(op, { ...r, a: a.batch, w: w.batch });
-    if (r.jobz === 'vectors') this.afterDevice(() => a.writeBack());
-    this.afterDevice(() => w.writeBack());
-    if (checked) this.afterDevice(() => checkCall(op, this.hostInfo(r.info), r as unknown as Record<string, unknown>));
-    return { info: r.info as IntsFor<S> };
-  }
-  /**
-   * Thin SVD A = U diag(s) VT (one-sided Jacobi), k = min(m, n): s (k x 1) descending, u
-   * (m x k) and vt (k x n) where jobu / jobvt are 'thin' (default). A is only read.
-   * info[i]: k + 1 where the sweeps did not converge, k + 2 where A held NaN or Inf. Complex batches: complex
-   * u and vt (vt = V^H), s a real batch of A's component type.
-   */
-  override gesvd<S extends Storage>(input: GesvdArgs<S>): InfoResult<S> {
-    const args = bridgeArgs(input);
-    const checked = checkFlag(args);
-    const r = this.admit('gesvd', prepareGesvd(args, this.intsFor(args)));
-    const a = columnMajorCopy(r.a, 'a');
-    const s = columnMajorCopy(r.s, 's');
-    const u = r.u === undefined ? undefined : columnMajorCopy(r.u, 'u');
-    const vt = r.vt === undefined ? undefined : columnMajorCopy(r.vt, 'vt');
-    this.run('gesvd', { ...r, a: a.batch, s: s.batch, u: u?.batch, vt: vt?.batch });
-    this.afterDevice(() => { s.writeBack(); u?.writeBack(); vt?.writeBack(); });
-    if (checked) this.afterDevice(() => checkCall('gesvd', this.hostInfo(r.info), r as unknown as Record<string, unknown>));
-    return { info: r.info as IntsFor<S> };
   }
 
   /**
@@ -387,14 +336,20 @@ export class Context extends ContextOperations {
     } else {
       this.admit(op, request);
       const r = { ...request };
+      // An optional batch not given (gesvd's u, vt) stays absent.
       const copies = copied.map((field) => {
+        if (request[field] === undefined) return undefined;
         const copy = columnMajorCopy(request[field] as Batch<Storage>, field);
         r[field] = copy.batch;
         return copy;
       });
       this.run(op, r as never);
-      const read = spec.readOnly;
-      copied.forEach((field, i) => { if (!read?.includes(field)) this.afterDevice(() => copies[i]!.writeBack()); });
+      const readOnly = (field: string): boolean => spec.readOnly?.includes(field) === true
+        || (spec.readOnlyWhen?.[field] !== undefined && request[spec.readOnlyWhen[field]![0]] === spec.readOnlyWhen[field]![1]);
+      copied.forEach((field, i) => {
+        const copy = copies[i];
+        if (copy !== undefined && !readOnly(field)) this.afterDevice(() => copy.writeBack());
+      });
     }
     if (request.info === undefined) return undefined;
     if (checked) this.afterDevice(() => checkCall(op as InfoOp, this.hostInfo(request.info as IntStorage), request));

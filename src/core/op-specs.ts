@@ -247,6 +247,8 @@ export interface OpSpec {
   readonly copies?: readonly string[];
   /** The fields of `copies` the operation only reads. */
   readonly readOnly?: readonly string[];
+  /** Fields of `copies` a call only reads where its enum argument has the value given (syev's A under jobz 'values'). */
+  readonly readOnlyWhen?: Readonly<Record<string, readonly [arg: string, value: string]>>;
   /** What the call returns: nothing, { info }, or { info, ipiv }. */
   readonly returns: 'none' | 'info' | 'pivots';
   /** Whether its GPU work can be recorded in a graph (a composition that reads info on the host cannot). */
@@ -306,15 +308,18 @@ const SPECS = {
   poti: { ...SQUARE_INFO, info: info('pd', 'square', 'a'), complex: true },
   syev: {
     args: { jobz: 'enum', uplo: 'enum', a: 'batch', w: 'batch', info: 'ints' },
-    writes: ['a', 'w', 'info'], main: 'a', returns: 'info', capturable: true, info: info('jacobi', 'square', 'w'),
+    writes: ['a', 'w', 'info'], main: 'a', copies: ['a', 'w'], readOnlyWhen: { a: ['jobz', 'values'] }, returns: 'info', capturable: true,
+    info: info('jacobi', 'square', 'w'),
   },
   heev: {
     args: { jobz: 'enum', uplo: 'enum', a: 'batch', w: 'batch', info: 'ints' },
-    writes: ['a', 'w', 'info'], main: 'a', returns: 'info', capturable: true, info: info('jacobi', 'square', 'w'), complex: true,
+    writes: ['a', 'w', 'info'], main: 'a', copies: ['a', 'w'], readOnlyWhen: { a: ['jobz', 'values'] }, returns: 'info', capturable: true,
+    info: info('jacobi', 'square', 'w'), complex: true,
   },
   gesvd: {
     args: { a: 'batch', s: 'batch', u: 'batch?', vt: 'batch?', info: 'ints' },
-    writes: ['s', 'u', 'vt', 'info'], main: 'a', returns: 'info', capturable: true, info: info('jacobi', 'min', 's'), complex: true,
+    writes: ['s', 'u', 'vt', 'info'], main: 'a', copies: ['a', 's', 'u', 'vt'], readOnly: ['a'], returns: 'info', capturable: true,
+    info: info('jacobi', 'min', 's'), complex: true,
   },
   geqrf: {
     args: { a: 'batch', tau: 'batch', info: 'ints' },
