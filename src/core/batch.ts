@@ -359,9 +359,20 @@ function realDtype(b: Batch<Storage>, argument: string): DType {
   if (b.kind === 'strided') return storageDtype(b.data, argument, '.data');
   const stores = storagesOf(b);
   if (stores.length === 0) return 'float64';
-  const dtypes = new Set(stores.map((s, i) => storageDtype(s, `${argument}.matrices[${i}].data`)));
-  check(dtypes.size === 1, 'DTYPE', argument, `matrices mix dtypes (${[...dtypes].join(', ')})`);
-  return [...dtypes][0]!;
+  // The arrays are deduplicated: an error names the first member that holds the array at fault.
+  const member = (store: Storage): string => `${argument}.matrices[${b.matrices.findIndex((m) => m.data === store)}]`;
+  let first: DType | undefined;
+  for (const store of stores) {
+    let dtype: DType;
+    try {
+      dtype = storageDtype(store, argument);
+    } catch {
+      dtype = storageDtype(store, `${member(store)}.data`); // throws again, naming the member
+    }
+    first ??= dtype;
+    check(dtype === first, 'DTYPE', `${member(store)}.data`, `is ${dtype} where the batch's first matrix is ${first}: matrices mix dtypes`);
+  }
+  return first!;
 }
 
 /** The dtype of one storage (host array or device memory), else a DTYPE error naming `argument`. */

@@ -146,6 +146,11 @@ describe('9. counts, value formatting, other realms, misspelled keys', () => {
   it('a count too large to allocate info for is a MyriadError, not a RangeError', () => {
     throwsArg(() => m.potrf({ a: strided(new Float64Array(0), { rows: 0, count: 2 ** 53 - 1 }) }), 'BOUNDS', 'info');
   });
+  it('matrices of mixed dtypes: the error names the first member that differs', () => {
+    const f64 = new Float64Array([4, 0, 0, 4]), f32 = new Float32Array([4, 0, 0, 4]);
+    throwsArg(() => m.potrf({ a: m.list([f64, f64, f32, f64], { rows: 2 }) }), 'DTYPE', 'a.matrices[2].data', /is float32 where the batch's first matrix is float64/);
+    throwsArg(() => m.potrf({ a: m.variable<Float32Array | Float64Array>([{ data: f32, rows: 2 }, { data: f32, rows: 1 }, { data: f64, rows: 2 }]) }), 'DTYPE', 'a.matrices[2].data');
+  });
   it('a defaulted stride past 2^53 names the size the caller gave, not the stride', () => {
     throwsArg(() => strided(new Float64Array(16), { rows: 2 ** 31, count: 1 }), 'BOUNDS', 'strided.rows');
     throwsArg(() => strided(new Float64Array(16), { rows: 2 ** 31, cols: 2 ** 31, count: 1 }), 'BOUNDS', 'strided.cols');
