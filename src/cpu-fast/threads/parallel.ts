@@ -174,7 +174,7 @@ function streamed(op: OpName, r: object, serial: Op, threads: number, count: num
   const workers = Array.from({ length: threads - 1 }, (_, t) => {
     const s = slot(t);
     Atomics.store(s.flag, 0, 0);
-    return { s, seen: finished(s, 0, false), queue: [] as Staged[], next: 0 };
+    return { s, seen: s.posted, queue: [] as Staged[], next: 0 };
   });
   const refill = (w: (typeof workers)[number]): void => {
     while (w.queue.length < w.s.streams.length && back > front) {
@@ -195,7 +195,7 @@ function streamed(op: OpName, r: object, serial: Op, threads: number, count: num
   const harvest = (w: (typeof workers)[number], block: boolean): void => {
     while (w.queue.length > 0) {
       const d = finished(w.s, w.seen, block);
-      if (d === w.seen) return;
+      if (d <= w.seen) return; // below: an earlier job's count still to come
       for (; w.seen < d && w.queue.length > 0; w.seen++) unstage(w.queue.shift()!);
     }
   };

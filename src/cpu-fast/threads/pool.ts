@@ -18,7 +18,16 @@ export { cpuThreads, setCpuThreads } from './count.js';
  * in the worker and finish in order); `arena` for one-off copies, `streams` the STREAM_DEPTH
  * arenas a stream goes round (the caller copies into one while the worker runs the others).
  */
-interface Slot { worker: Worker; modules: MessagePort; flag: Int32Array; done: Int32Array; text: Uint16Array; arena: Arena; streams: readonly Arena[] }
+interface Slot {
+  worker: Worker; modules: MessagePort; flag: Int32Array; done: Int32Array; text: Uint16Array; arena: Arena; streams: readonly Arena[];
+  /**
+   * Jobs sent to the worker so far, counted by the caller: `done` reaches it once all have finished.
+   * A stream counts its chunks from here, not from `done` as read at its start: the worker raises a
+   * one-off job's flag (which wait() returns on) before it adds to `done`, so that read may still lack
+   * the last job, whose late count would then pass for the stream's first chunk.
+   */
+  posted: number;
+}
 
 /** Bytes of each stream arena a worker starts with: the worker writes them once at start-up, so a first call does not pay their page faults. */
 export const STREAM_ARENA_BYTES = 3 << 20;
@@ -51,7 +60,7 @@ export function slot(i: number): Slot {
       transferList: [port2],
     });
     worker.unref();
-    slots.push({ worker, modules, flag, done, text, arena: new Arena(), streams });
+    slots.push({ worker, modules, flag, done, text, arena: new Arena(), streams, posted: 0 });
   }
   return slots[i]!;
 }
@@ -59,11 +68,13 @@ export function slot(i: number): Slot {
 /** Sends one job; wait() collects it. */
 export function post(s: Slot, op: OpName, request: object): void {
   Atomics.store(s.flag, 0, 0);
+  s.posted++;
   s.worker.postMessage({ op, request });
 }
 
 /** Queues one job of a stream: jobs run in order, `done` counts each when finished (a failure sets the flag to 2, which stays). */
 export function postQueued(s: Slot, op: OpName, request: object): void {
+  s.posted++;
   s.worker.postMessage({ op, request });
 }
 
