@@ -44,7 +44,7 @@ import { parseVbatchedWays, VBATCHED_WAYS } from './bench/vbatched-table.js';
 
 const USAGE = `usage:
   myriad info
-  myriad demo  [--backend auto|cpu|cuda|reference] [--dtype float64|float32]
+  myriad demo  [--backend auto|cpu|cuda|reference] [--dtype float64|float32|both]
   myriad bench <op> [--backend auto|cpu|cuda|reference] [--dtype float64|float32|both|complex128|complex64] [--sizes 2,4,8]
                (complex128, complex64: ${COMPLEX_BENCH_OPS.join(', ')}) [--batch N] [--repeats R] [--json FILE] [--devices all|0,1] [--format text|markdown]
                [--devices all|0,1 --call-ms 0.25,1]: batches sized to these one-GPU call lengths (ms)
