@@ -4,9 +4,11 @@
  * of matrices at a time, into a growing shared arena of that worker, and the outputs the
  * operation writes are copied back afterwards.
  *
- * Copy-back is of whole spans where no other written operand shares the array (the gaps between
- * matrices come back as they were read: nobody else writes them during the call), and matrix by
- * matrix, column by column, where one does (e.g. A and B interleaved in one array for gesv).
+ * Copy-back is of whole spans where the gaps in a chunk's span belong to nobody the call writes
+ * (they come back as they were read), and matrix by matrix, column by column, where they may: another
+ * written operand in the same memory (A and B interleaved in one buffer for gesv, through one array
+ * or two views of it), or the batch's own other matrices (a stride shorter than a matrix's extent,
+ * as matrices stacked row-block-wise in one tall matrix), which other threads write meanwhile.
  */
 import { footprintOf } from './footprint.js';
 import type { Batch, MatrixView } from '../../core/batch.js';
@@ -14,6 +16,8 @@ import type { FloatArray } from '../../core/dtype.js';
 import { isBatch } from '../split.js';
 
 type Typed = FloatArray | Int32Array;
+/** The memory an array views: two views of one buffer are one store for the copy-back. */
+type Memory = ArrayBufferLike;
 
 export const isShared = (a: Typed): boolean => a.buffer instanceof SharedArrayBuffer;
 
@@ -52,10 +56,10 @@ export interface Staged { request: Record<string, unknown>; copyBack: CopyBack[]
 export function stage(request: object, writes: readonly string[], arena: Arena): Staged | undefined {
   const out: Record<string, unknown> = {};
   const copyBack: CopyBack[] = [];
-  const writtenStores = new Map<Typed, number>();
+  const writtenStores = new Map<Memory, number>();
   for (const key of writes) {
     const v = (request as Record<string, unknown>)[key];
-    if (isBatch(v)) for (const s of storesOf(v)) writtenStores.set(s, (writtenStores.get(s) ?? 0) + 1);
+    if (isBatch(v)) for (const s of storesOf(v)) writtenStores.set(s.buffer, (writtenStores.get(s.buffer) ?? 0) + 1);
   }
   for (const [key, value] of Object.entries(request)) {
     const written = writes.includes(key);
@@ -85,7 +89,7 @@ function storesOf(b: Batch<FloatArray>): FloatArray[] {
 }
 
 function stageBatch(
-  b: Batch<FloatArray>, arena: Arena, written: boolean, writtenStores: Map<Typed, number>, copyBack: CopyBack[],
+  b: Batch<FloatArray>, arena: Arena, written: boolean, writtenStores: Map<Memory, number>, copyBack: CopyBack[],
 ): Batch<FloatArray> | undefined {
   if (b.kind === 'strided') {
     if (isShared(b.data) || b.count === 0) return b;
@@ -93,13 +97,15 @@ function stageBatch(
     // the worker gets an empty array, not a clone of the caller's whole buffer.
     if (footprintOf(b.rows, b.cols, b.ld) === 0) return { ...b, data: b.data instanceof Float64Array ? new Float64Array(0) : new Float32Array(0), offset: 0 };
     const f = floatsPer(b);
-    const span = f * ((b.count - 1) * b.stride + footprintOf(b.rows, b.cols, b.ld));
+    const footprint = footprintOf(b.rows, b.cols, b.ld);
+    const span = f * ((b.count - 1) * b.stride + footprint);
     const copy = arena.alloc(b.data, span);
     if (!copy) return undefined;
     copy.set(b.data.subarray(f * b.offset, f * b.offset + span));
     const staged: Batch<FloatArray> = { ...b, data: copy, offset: 0 };
     if (written) {
-      if ((writtenStores.get(b.data) ?? 0) > 1) {
+      const interleaved = b.count > 1 && b.stride < footprint;
+      if (interleaved || (writtenStores.get(b.data.buffer) ?? 0) > 1) {
         const views = Array.from({ length: b.count }, (_, p) => ({
           from: { data: copy, offset: f * p * b.stride, ld: f * b.ld, rows: f * b.rows, cols: b.cols },
           to: { data: b.data, offset: f * (b.offset + p * b.stride), ld: f * b.ld, rows: f * b.rows, cols: b.cols },

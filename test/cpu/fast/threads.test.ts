@@ -8,8 +8,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fastCpuBackend } from '../../../src/cpu-fast/backend.js';
 import { THREADING, threadsFor } from '../../../src/cpu-fast/threads/parallel.js';
-import { strided, variable } from '../../../src/core/batch.js';
-import type { DType } from '../../../src/core/dtype.js';
+import { strided, variable, type Batch } from '../../../src/core/batch.js';
+import type { DType, FloatArray } from '../../../src/core/dtype.js';
 import { cpuBackend } from '../../../src/cpu/backend.js';
 import { Rng } from '../../helpers/random.js';
 import { conform, generalFill, info, makeBatch, pivots, spdFill, splitAcrossThreads, type Kind } from './harness.js';
@@ -210,5 +210,35 @@ describe('cpu-fast on worker threads matches the reference', () => {
     };
     conform(fastCpuBackend, { op: 'gesv', label: 'interleaved gesv', build }, 3, 'float64');
     void cpuBackend;
+  });
+  test('A and B in one buffer through two views (gesv): the same copy-back by column', () => {
+    const build = (rng: Rng): object => {
+      const n = 5, count = 7, stride = n * n + n;   // each matrix's A, then its b
+      const buffer = new ArrayBuffer(8 * count * stride);
+      const whole = new Float64Array(buffer);
+      for (let i = 0; i < whole.length; i++) whole[i] = rng.uniform();
+      const a = strided(whole, { rows: n, count, stride });
+      const b = strided(new Float64Array(buffer, 8 * n * n), { rows: n, cols: 1, count, stride });
+      return { a, b, ipiv: pivots(count * n), pivotStride: n, info: info(count) };
+    };
+    conform(fastCpuBackend, { op: 'gesv', label: 'gesv on two views', build }, 4, 'float64');
+  });
+  test('matrices stacked row-block-wise in one tall matrix (stride n, ld count n): each thread\'s copy-back keeps the others\' matrices', () => {
+    const n = 5, count = 9, ld = n * count;
+    const stacked = (rng: Rng): Float64Array => {
+      const data = new Float64Array(ld * n);
+      for (let i = 0; i < data.length; i++) data[i] = rng.uniform();
+      for (let p = 0; p < count; p++) for (let i = 0; i < n; i++) data[p * n + i + i * ld] += 2 * n;   // SPD: diagonally dominant
+      return data;
+    };
+    const batch = (data: Float64Array) => strided(data, { rows: n, cols: n, ld, stride: n, count });
+    conform(fastCpuBackend, { op: 'potrf', label: 'row-block potrf', build: (rng) => ({ uplo: 'lower', a: batch(stacked(rng)), info: info(count) }) }, 5, 'float64');
+    conform(fastCpuBackend, {
+      op: 'gemm', label: 'row-block gemm C', tolerance: { keys: ['c'], eps: 4 * (n + 2), scale: n + 1, relative: true },   // gemm: within rounding
+      build: (rng) => {
+        const operand = (): Batch<FloatArray> => makeBatch(rng, 'float64', 'strided', Array.from({ length: count }, () => ({ rows: n, cols: n })), generalFill(() => -1));
+        return { transA: 'N', transB: 'N', alpha: 1, beta: 0.5, a: operand(), b: operand(), c: batch(stacked(rng)) };
+      },
+    }, 6, 'float64');
   });
 });
