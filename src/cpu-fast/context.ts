@@ -47,3 +47,5 @@ export function printSourceOn(): boolean {
 
 /** Threads per call from MYRIAD_THREADS; undefined when it is not set. */
 export const threadsFromProcess = (): number | undefined => threadsFromEnvironment(process.env);
+/** Tests only: MYRIAD_TEST_WORKER_DONE_DELAY_MS, the workers' pause between raising a job's flag and counting it done (threads/worker.ts). */
+export const workerDoneDelayFromProcess = (): number => Math.max(0, Number(process.env['MYRIAD_TEST_WORKER_DONE_DELAY_MS']) || 0);

@@ -8,6 +8,7 @@ import type { OpName } from '../../core/ops.js';
 import { shareModules, sharedModules } from '../wasm/runtime.js';
 import { Arena } from './staging.js';
 import { cpuThreads } from './count.js';
+import { workerDoneDelayFromProcess } from '../context.js';
 import { startWorker } from '../../core/worker-start.js';
 
 export { cpuThreads, setCpuThreads } from './count.js';
@@ -56,7 +57,7 @@ export function slot(i: number): Slot {
     const { port1: modules, port2 } = new MessageChannel();
     modules.unref();
     const worker = startWorker(new URL('./worker.js', import.meta.url), {
-      workerData: { flag, done, text, touch: streams.map((a) => a.bytes()), modules: sharedModules(), port: port2 },
+      workerData: { flag, done, text, touch: streams.map((a) => a.bytes()), modules: sharedModules(), port: port2, doneDelayMs: workerDoneDelayFromProcess() },
       transferList: [port2],
     });
     worker.unref();

@@ -8,8 +8,9 @@ import type { OpName } from '../../core/ops.js';
 import { serialOp } from '../backend.js';
 import { receiveModules, shareModules, type SharedModule } from '../wasm/runtime.js';
 
-interface Setup { flag: Int32Array; done: Int32Array; text: Uint16Array; touch: SharedArrayBuffer[]; modules: SharedModule[]; port: MessagePort }
-const { flag, done, text, touch, modules, port } = workerData as Setup;
+/** doneDelayMs: tests only, a pause between raising the flag and counting the job done (context.ts workerDoneDelayFromProcess). */
+interface Setup { flag: Int32Array; done: Int32Array; text: Uint16Array; touch: SharedArrayBuffer[]; modules: SharedModule[]; port: MessagePort; doneDelayMs: number }
+const { flag, done, text, touch, modules, port, doneDelayMs } = workerData as Setup;
 
 // The modules the caller had compiled when this worker started, then those it compiles later
 // (read synchronously, in the middle of a job, just before this thread would generate one).
@@ -29,9 +30,8 @@ for (const b of touch) {
   for (let i = 0; i < words.length; i += 1024) Atomics.compareExchange(words, i, 0, 0);
 }
 
-// Tests only: a pause between raising the flag and counting the job done, which makes the window
-// between the two (see pool.ts Slot.posted) wide enough to hit every time.
-const doneDelayMs = Number(process.env['MYRIAD_TEST_WORKER_DONE_DELAY_MS'] ?? 0);
+// Tests only (doneDelayMs): a pause between raising the flag and counting the job done, which makes
+// the window between the two (see pool.ts Slot.posted) wide enough to hit every time.
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
 parentPort!.on('message', (job: { op: OpName; request: object }) => {
