@@ -83,6 +83,7 @@ export interface TriangularSolveOptions {
  */
 export function ndarray<T extends FloatArray>(data: T, shape: readonly number[], options: NDArrayOptions = {}): NDArray<T> {
   checkOptions(options, ['dtype']);
+  check(Array.isArray(shape), 'SHAPE', 'shape', `expected an array of dimensions, got ${describeValue(shape)}`);
   const { dtype } = options;
   if (dtype !== undefined) {
     check(isElementType(dtype), 'DTYPE', 'options.dtype', `expected 'float64', 'float32', 'complex128' or 'complex64', got ${describeValue(dtype)}`);
@@ -123,7 +124,7 @@ export interface Stack {
 /** Checks that `shape` is an array of non-negative integers (a SHAPE error naming `argument`). */
 export function checkShape(shape: unknown, argument: string): asserts shape is readonly number[] {
   check(Array.isArray(shape) && shape.every((d) => Number.isSafeInteger(d) && d >= 0), 'SHAPE', argument,
-    `expected an array of non-negative integers, got ${JSON.stringify(shape)}`);
+    `expected an array of non-negative integers, got ${Array.isArray(shape) ? `[${shape.map((d) => describeValue(d)).join(', ')}]` : describeValue(shape)}`);
 }
 
 /**

@@ -29,6 +29,7 @@ export function assertInfo(info: Int32Array | { info: IntStorage }, op: InfoOp, 
   if (isDeviceStorage(codes)) throw new MyriadError('UNSUPPORTED', 'info is in device memory: ctx.download() it first, or pass check: true to the call', 'info');
   check(codes instanceof Int32Array, 'DTYPE', 'info', `expected an Int32Array or a result { info }, got ${describeValue(codes)}`);
   check(INFO_OPS.includes(op), 'ENUM', 'op', `expected one of ${INFO_OPS.join(', ')}, got ${describeValue(op)}`);
+  check(a === undefined || isArrayView(a) || isBatch(a), 'INVALID_ARGUMENT', 'a', `expected the call's a (a batch or an array), got ${describeValue(a)}`);
   const batch = a === undefined ? undefined : isArrayView(a) ? batchOf(a, {}, 'a') : a;
   const outputs: Record<string, Batch<Storage> | undefined> = { a: batch };
   throwFailures(op, codes, batch === undefined ? codes.length : Math.min(codes.length, batchCount(batch)), batch, outputs, '');
@@ -67,9 +68,12 @@ function throwFailures(op: InfoOp, codes: Int32Array, count: number, a: Batch<St
   if (total > 0) throw failureError(op, failures, total, hint);
 }
 
+/** The array-level functions whose p is min(m, n) (the others' matrices are square). */
+const ARRAY_MIN_ORDER: ReadonlySet<InfoOp> = new Set<InfoOp>(['svd', 'svdvals', 'lstsq']);
+
 function orderOf(op: InfoOp, a: Batch<Storage>, i: number): number {
   const m = matrixAt(a, i);
-  return WATCH[op]?.order === 'min' ? Math.min(m.rows, m.cols) : m.cols;
+  return WATCH[op]?.order === 'min' || ARRAY_MIN_ORDER.has(op) ? Math.min(m.rows, m.cols) : m.cols;
 }
 
 /** flags[i] = 1 where matrix i of any host output holds NaN or Inf (device outputs are not read). */

@@ -153,13 +153,13 @@ export class Context extends ContextOperations {
   /** lstsq with per-matrix info instead of throwing. */
   lstsqEx<T extends FloatArray>(a: NDArray<T>, b: NDArray<T>, ...none: never[]): arrays.WithInfo<qrArrays.LstsqResult<T>> { noOptions('lstsqEx', none); return ops.lstsqEx(this, a, b); }
   /** [..., m, n] -> [..., n, m] (numpy's matrix_transpose); on the host. */
-  transpose<T extends FloatArray>(a: NDArray<T>): NDArray<T> { return elementwise.transpose(a); }
+  transpose<T extends FloatArray>(a: NDArray<T>, ...none: never[]): NDArray<T> { return elementwise.transpose(a, ...none); }
   /** a + b with numpy broadcasting (b may be a number); on the host. */
-  add<T extends FloatArray>(a: NDArray<T>, b: NDArray<T> | number): NDArray<T> { return elementwise.add(a, b); }
+  add<T extends FloatArray>(a: NDArray<T>, b: NDArray<T> | number, ...none: never[]): NDArray<T> { return elementwise.add(a, b, ...none); }
   /** a - b with numpy broadcasting (b may be a number); on the host. */
-  subtract<T extends FloatArray>(a: NDArray<T>, b: NDArray<T> | number): NDArray<T> { return elementwise.subtract(a, b); }
+  subtract<T extends FloatArray>(a: NDArray<T>, b: NDArray<T> | number, ...none: never[]): NDArray<T> { return elementwise.subtract(a, b, ...none); }
   /** alpha * a; on the host. */
-  scale<T extends FloatArray>(a: NDArray<T>, alpha: number): NDArray<T> { return elementwise.scale(a, alpha); }
+  scale<T extends FloatArray>(a: NDArray<T>, alpha: number, ...none: never[]): NDArray<T> { return elementwise.scale(a, alpha, ...none); }
 
   // -------------------------------------------------------------------------------------------
   // Device memory (CUDA contexts) and waiting

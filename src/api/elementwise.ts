@@ -6,7 +6,7 @@
  */
 import type { FloatArray } from '../core/dtype.js';
 import { MyriadError, check, describeValue } from '../core/errors.js';
-import { allocLike, broadcastShapes, checkShape, countOf, sameDtype, sameShape, stackOf, type NDArray } from './array.js';
+import { allocLike, broadcastShapes, checkShape, countOf, noOptions, sameDtype, sameShape, stackOf, type NDArray } from './array.js';
 
 /** Checks `{ data, shape }` with any number of dimensions (0-D is a scalar). */
 const checked = (a: NDArray, argument: string): void => void stackOf(a, argument, 0);
@@ -15,7 +15,8 @@ const checked = (a: NDArray, argument: string): void => void stackOf(a, argument
  * The matrix transpose of a stack: [..., m, n] -> [..., n, m] (numpy's `np.linalg.matrix_transpose`,
  * `a.mT`; the batch dimensions stay). A 1-D array has no matrix transpose: give [n, 1] or [1, n].
  */
-export function transpose<T extends FloatArray>(a: NDArray<T>): NDArray<T> {
+export function transpose<T extends FloatArray>(a: NDArray<T>, ...none: never[]): NDArray<T> {
+  noOptions('transpose', none);
   checked(a, 'a');
   if (a.shape.length < 2)
     throw new MyriadError('SHAPE', `expected [..., rows, cols], got [${a.shape.join(', ')}]: a 1-D array has no matrix transpose (give shape [n, 1] or [1, n])`, 'a.shape');
@@ -33,17 +34,20 @@ export function transpose<T extends FloatArray>(a: NDArray<T>): NDArray<T> {
 }
 
 /** a + b, elementwise, with numpy broadcasting over every dimension (b may be a number). */
-export function add<T extends FloatArray>(a: NDArray<T>, b: NDArray<T> | number): NDArray<T> {
+export function add<T extends FloatArray>(a: NDArray<T>, b: NDArray<T> | number, ...none: never[]): NDArray<T> {
+  noOptions('add', none);
   return combine(a, b, 1, 'add');
 }
 
 /** a - b, elementwise, with numpy broadcasting over every dimension (b may be a number). */
-export function subtract<T extends FloatArray>(a: NDArray<T>, b: NDArray<T> | number): NDArray<T> {
+export function subtract<T extends FloatArray>(a: NDArray<T>, b: NDArray<T> | number, ...none: never[]): NDArray<T> {
+  noOptions('subtract', none);
   return combine(a, b, -1, 'subtract');
 }
 
 /** alpha * a, elementwise. */
-export function scale<T extends FloatArray>(a: NDArray<T>, alpha: number): NDArray<T> {
+export function scale<T extends FloatArray>(a: NDArray<T>, alpha: number, ...none: never[]): NDArray<T> {
+  noOptions('scale', none);
   checked(a, 'a');
   if (typeof alpha !== 'number') throw new MyriadError('INVALID_ARGUMENT', `expected a number, got ${describeValue(alpha)}`, 'alpha');
   const out = allocLike(a.data, a.data.length);

@@ -17,7 +17,7 @@
  * column k); `{ check: true }` and `assertInfo` tell NaN/Inf apart by looking at the matrix. The
  * array level reports NaN/Inf inputs as p + 2 in every function.
  */
-import { MyriadError } from './errors.js';
+import { MyriadError, describeValue } from './errors.js';
 import { INFO_OP_NAMES, OP_SPECS, type InfoMeaning, type LapackInfoOp } from './op-specs.js';
 
 /** The array-level functions that report info. */
@@ -42,6 +42,10 @@ export const INFO_OPS: readonly InfoOp[] = Object.keys(FAMILY) as InfoOp[];
  * when the matrix is known to hold NaN or Inf (which then names the failure, whatever the code).
  */
 export function describeInfo(op: InfoOp, code: number, p: number, nonFinite = false): string {
+  if (!Object.hasOwn(FAMILY, op)) throw new MyriadError('ENUM', `expected one of ${INFO_OPS.join(', ')}, got ${describeValue(op)}`, 'op');
+  if (!Number.isSafeInteger(code)) throw new MyriadError('INVALID_ARGUMENT', `expected an integer info code, got ${describeValue(code)}`, 'code');
+  if (!Number.isSafeInteger(p) || p < 0) throw new MyriadError('INVALID_ARGUMENT', `expected the matrix's order, a non-negative integer, got ${describeValue(p)}`, 'p');
+  if (code === 0 && !nonFinite) return 'success';
   if (nonFinite || (code === p + 2 && code > 0 && (FAMILY[op] === 'jacobi' || isArrayLevel(op)))) return 'NaN/Inf in the input';
   if (code < 0) return `argument ${-code} was illegal`;
   switch (FAMILY[op]) {

@@ -217,6 +217,29 @@ describe('9. counts, value formatting, other realms, misspelled keys', () => {
     assert.deepEqual(m.svd(a).s.shape, [2]);
     assert.deepEqual(m.svd(a, undefined as never).s.shape, [2], 'an undefined options argument is none');
   });
+  it('the elementwise functions refuse an options argument too; ndarray names a shape that is not an array', () => {
+    const a = m.ndarray(new Float64Array([1, 2, 3, 4]), [2, 2]);
+    const extra = {} as never;
+    throwsArg(() => m.add(a, a, extra), 'INVALID_ARGUMENT', 'options', /add takes no options/);
+    throwsArg(() => m.subtract(a, 1, extra), 'INVALID_ARGUMENT', 'options');
+    throwsArg(() => m.scale(a, 2, extra), 'INVALID_ARGUMENT', 'options');
+    throwsArg(() => m.open({ backend: 'reference' }).transpose(a, extra), 'INVALID_ARGUMENT', 'options');
+    throwsArg(() => m.ndarray(new Float64Array(2), 2 as unknown as number[]), 'SHAPE', 'shape');
+    throwsArg(() => m.ndarray(new Float64Array(2), undefined as unknown as number[]), 'SHAPE', 'shape');
+    throwsArg(() => m.ndarray(new Float64Array(2), [2n] as unknown as number[]), 'SHAPE', 'array.shape', /\[2n \(a bigint\)\]/);
+  });
+  it('assertInfo and describeInfo check their arguments; a wide matrix\'s p is min(m, n)', () => {
+    const wide = m.ndarray(new Float64Array([1, NaN, 3, 4, 5, 6]), [1, 2, 3]);
+    assert.throws(() => m.assertInfo(m.svdEx(wide).info, 'svd', wide), /#0 NaN\/Inf in the input \(info 4\)/);
+    const w = m.ndarray(new Float64Array([1, 2, 3, 4, 5, 7]), [1, 2, 3]);
+    assert.throws(() => m.assertInfo(m.lstsqEx(w, m.ndarray(new Float64Array([NaN, 1]), [2])).info, 'lstsq', w), /#0 NaN\/Inf in the input/);
+    throwsArg(() => m.assertInfo(new Int32Array([1]), 'potrf', 5 as never), 'INVALID_ARGUMENT', 'a');
+    throwsArg(() => m.describeInfo('gemm' as never, 1, 4), 'ENUM', 'op');
+    throwsArg(() => m.describeInfo('getrf', NaN, 4), 'INVALID_ARGUMENT', 'code');
+    throwsArg(() => m.describeInfo('getrf', 1, -1), 'INVALID_ARGUMENT', 'p');
+    assert.equal(m.describeInfo('potrf', 0, 4), 'success');
+    assert.equal(m.describeInfo('potrf', 2, 4), 'not positive definite (the leading minor of order 2)');
+  });
   it('a flag that is not true or false is an error, not read as one of them', () => {
     const a = m.ndarray(spd2(1), [2, 2]);
     const za = m.ndarray(new Float64Array([2, 0, 1, 0, 1, 0, 2, 0]), [2, 2], { dtype: 'complex128' });
