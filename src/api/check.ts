@@ -10,13 +10,12 @@ import { batchCount, isBatch, matrixAt, type Batch } from '../core/batch.js';
 import { isFloatArray } from '../core/dtype.js';
 import { MyriadError, check, describeValue } from '../core/errors.js';
 import { INFO_OP_NAMES, OP_SPECS } from '../core/op-specs.js';
-import { INFO_OPS, failureError, isJacobi, type Failure, type InfoOp } from '../core/info.js';
+import { INFO_OPS, failureError, isJacobi, orderKind, type Failure, type InfoOp } from '../core/info.js';
 import { isDeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
 import { batchOf, isArrayView, type BatchArg } from './bridge.js';
 
-/** The matrix whose order p an op's codes count in, and the outputs where NaN/Inf shows (the op spec's `info`). */
-const WATCH: Partial<Record<InfoOp, { order: 'square' | 'min'; outputs: readonly string[] }>> =
-  Object.fromEntries(INFO_OP_NAMES.map((op) => [op, { order: OP_SPECS[op].info!.order, outputs: OP_SPECS[op].info!.watch }]));
+/** The outputs where NaN/Inf shows (the op spec's `info`). */
+const WATCH: Partial<Record<InfoOp, readonly string[]>> = Object.fromEntries(INFO_OP_NAMES.map((op) => [op, OP_SPECS[op].info!.watch]));
 
 /**
  * Throws MyriadError('NUMERICAL') when any matrix failed, naming the first five and what failed
@@ -46,7 +45,7 @@ function isBatchResult(x: unknown): x is { info: IntStorage } {
 export function checkCall(op: InfoOp, codes: Int32Array, request: Record<string, unknown>): void {
   const a = request.a as Batch<Storage>;
   const outputs: Record<string, Batch<Storage> | undefined> = {};
-  for (const name of WATCH[op]?.outputs ?? []) {
+  for (const name of WATCH[op] ?? []) {
     const v = request[name];
     if (isBatch(v)) outputs[name] = v as Batch<Storage>;
   }
@@ -68,12 +67,9 @@ function throwFailures(op: InfoOp, codes: Int32Array, count: number, a: Batch<St
   if (total > 0) throw failureError(op, failures, total, hint);
 }
 
-/** The array-level functions whose p is min(m, n) (the others' matrices are square). */
-const ARRAY_MIN_ORDER: ReadonlySet<InfoOp> = new Set<InfoOp>(['svd', 'svdvals', 'lstsq']);
-
 function orderOf(op: InfoOp, a: Batch<Storage>, i: number): number {
   const m = matrixAt(a, i);
-  return WATCH[op]?.order === 'min' || ARRAY_MIN_ORDER.has(op) ? Math.min(m.rows, m.cols) : m.cols;
+  return orderKind(op) === 'min' ? Math.min(m.rows, m.cols) : m.cols;
 }
 
 /** flags[i] = 1 where matrix i of any host output holds NaN or Inf (device outputs are not read). */

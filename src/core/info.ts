@@ -60,6 +60,14 @@ export function describeInfo(op: InfoOp, code: number, p: number, nonFinite = fa
 
 const isArrayLevel = (op: InfoOp): boolean => Object.hasOwn(ARRAY_FAMILY, op);
 
+/** The array-level functions whose p is min(m, n) (the others take square matrices). */
+const ARRAY_MIN_ORDER: ReadonlySet<InfoOp> = new Set<InfoOp>(['svd', 'svdvals', 'lstsq']);
+
+/** Whether `op`'s p is the matrix's order (square) or min(m, n): the op spec's for the LAPACK level, the table's header for the array level. */
+export function orderKind(op: InfoOp): 'square' | 'min' {
+  return isArrayLevel(op) ? (ARRAY_MIN_ORDER.has(op) ? 'min' : 'square') : OP_SPECS[op as LapackInfoOp].info!.order;
+}
+
 /** Whether `op`'s codes are the Jacobi ones (p + 1 no convergence, p + 2 NaN/Inf already told apart). */
 export const isJacobi = (op: InfoOp): boolean => FAMILY[op] === 'jacobi';
 
