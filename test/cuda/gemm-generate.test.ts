@@ -162,7 +162,7 @@ function problem(over: Partial<GemmProblem>): GemmProblem {
   return { dtype: 'float64', transA: 'N', transB: 'N', m: 8, n: 8, k: 8, count: 1e6, batchKind: 'strided', betaZero: true, ...over };
 }
 
-test('planner: float64 batched products on sm_90 take the band of C\'s smaller side up to 160, of max(m, n) above', () => {
+test('planner: float64 batched products on sm_90 above the padding rule\'s orders take the band of C\'s smaller side up to 160, of max(m, n) above', () => {
   const tuning = tuningFor('sm_90', 'gemm');
   const bands = tuning.mmaSmallSide!;
   const tile = (m: number, n: number, k: number, transB: Op = 'N'): string => {
@@ -172,17 +172,21 @@ test('planner: float64 batched products on sm_90 take the band of C\'s smaller s
     return `${c.bm}x${c.bn}x${c.bk}`;
   };
   const label = (b: { config: { bm: number; bn: number; bk: number } }): string => `${b.config.bm}x${b.config.bn}x${b.config.bk}`;
-  // trmm / trsm updates (C h x n, k = h): the smaller side picks the band, whichever side it is.
-  assert.equal(tile(64, 128, 64), label(bands.find((b) => 64 <= b.maxDim)!));
-  assert.equal(tile(128, 64, 64, 'T'), label(bands.find((b) => 64 <= b.maxDim)!));
+  // Up to the padding rule's order both sides count (its tiles by covered area): 64 x 128 is two 64 x 64 tiles.
+  const padded = tuning.mmaByPadding!;
+  assert.ok(padded.maxDim >= 128);
+  assert.equal(tile(64, 128, 64), '64x64x8');
+  // trmm / trsm updates above it (C h x n, k = h): the smaller side picks the band, whichever side it is.
+  assert.equal(tile(64, 256, 64), label(bands.find((b) => 64 <= b.maxDim)!));
+  assert.equal(tile(256, 64, 64, 'T'), label(bands.find((b) => 64 <= b.maxDim)!));
   assert.equal(tile(128, 512, 128), label(bands.find((b) => 128 <= b.maxDim)!));
   // Both sides above the last band: max(m, n) in `mma`, as before.
   const last = bands[bands.length - 1]!.maxDim;
   const big = last + 40;
   assert.equal(tile(big, 4 * big, 64), label(tuning.mma.find((b) => 4 * big <= b.maxDim)!));
   // Without the table entry the plan keys on max(m, n).
-  const p = planGemm(H100, problem({ m: 64, n: 128, k: 64, count: 1000 }), { tuning: { ...tuning, mmaSmallSide: undefined } });
-  assert.equal(`${(p as Extract<GemmParams, { variant: 'mma' }>).bm}`, `${tuning.mma.find((b) => 128 <= b.maxDim)!.config.bm}`);
+  const p = planGemm(H100, problem({ m: 64, n: 256, k: 64, count: 1000 }), { tuning: { ...tuning, mmaSmallSide: undefined } });
+  assert.equal(`${(p as Extract<GemmParams, { variant: 'mma' }>).bm}`, `${tuning.mma.find((b) => 256 <= b.maxDim)!.config.bm}`);
 });
 
 test('tileByPadding: the least covered area times cost; too few blocks for the card raise a tile\'s cost; ties to the earlier tile', () => {
@@ -204,15 +208,20 @@ test('tileByPadding: the least covered area times cost; too few blocks for the c
   assert.throws(() => tileByPadding([], 8, 8, 1, 132), /no tiles/);
 });
 
-test('planner: sm_90 squares by padding: float64 one 64 x 64 tile a matrix from 33 to 64, 32 x 32 at 65-96; float32 by the padding of its three tiles; complex keeps the bands', () => {
+test('planner: sm_90 squares by padding: float64 to 160 and float32 by the padding of their three tiles; complex keeps the bands', () => {
   const label = (p: GemmParams): string => (p.variant === 'mma' || p.variant === 'tiled' ? `${p.variant} ${p.bm}x${p.bn}x${p.bk}` : p.variant);
   const square = (dtype: 'float64' | 'float32', n: number, count = 5000, transA: Op = 'N', transB: Op = 'N') =>
     label(planGemm(H100, problem({ dtype, m: n, n, k: n, count, transA, transB })));
-  for (const n of [33, 40, 48, 56, 63, 64]) assert.equal(square('float64', n), 'mma 64x64x8', `float64 ${n}`);
-  for (const n of [65, 72, 80, 96]) assert.equal(square('float64', n), 'mma 32x32x16', `float64 ${n}`);
-  for (const [transA, transB] of OPS) assert.equal(square('float64', 48, 5000, transA, transB), 'mma 64x64x8', `float64 48 ${transA}${transB}`);
-  // Above 96 the bands as before (C's smaller side to 160).
-  assert.equal(square('float64', 128), `mma ${tuningFor('sm_90', 'gemm').mmaSmallSide!.at(-1)!.config.bm}x${tuningFor('sm_90', 'gemm').mmaSmallSide!.at(-1)!.config.bn}x${tuningFor('sm_90', 'gemm').mmaSmallSide!.at(-1)!.config.bk}`);
+  // float64: 48 x 48 (cost 1.1) wherever it pads least, 64 x 64 (1) at 49-64 and 97-128, 32 x 32 (1.3) where it
+  // alone covers C exactly (160).
+  const f64 = [[33, 48], [40, 48], [48, 48], [56, 64], [63, 64], [64, 64], [65, 48], [72, 48], [80, 48], [96, 48],
+    [112, 64], [128, 64], [144, 48], [160, 32]] as const;
+  const f64Tiles: Record<number, string> = { 64: 'mma 64x64x8', 48: 'mma 48x48x8', 32: 'mma 32x32x16' };
+  for (const [n, bm] of f64) assert.equal(square('float64', n), f64Tiles[bm], `float64 ${n}`);
+  for (const [transA, transB] of OPS) assert.equal(square('float64', 48, 5000, transA, transB), 'mma 48x48x8', `float64 48 ${transA}${transB}`);
+  // Above 160 the bands as before (C's smaller side, then max(m, n)).
+  const wide = tuningFor('sm_90', 'gemm').mma.find((b) => 192 <= b.maxDim)!.config;
+  assert.equal(square('float64', 192), `mma ${wide.bm}x${wide.bn}x${wide.bk}`);
   const f32 = [[40, 'tiled 64x64x8'], [64, 'tiled 64x64x8'], [72, 'tiled 32x32x16'], [96, 'tiled 32x32x16'], [128, 'tiled 128x128x8'],
     [160, 'tiled 32x32x16'], [192, 'tiled 64x64x8'], [288, 'tiled 64x64x8'], [384, 'tiled 128x128x8'], [448, 'tiled 64x64x8']] as const;
   for (const [n, want] of f32) assert.equal(square('float32', n), want, `float32 ${n}`);

@@ -128,12 +128,18 @@ export const sm90GemmTuning: GemmTuningOverrides = {
   // 0.630; cuBLAS 0.408, 0.491), 128 x 128 where it pads no more (112, 128, 224, 256, 384: 1.01-1.09x
   // cuBLAS in the vendor sweep). Costs fitted to those: 32 x 32 about 1.4 times 64 x 64 a covered
   // element at every order measured, 128 x 128 about 0.95 of it.
+  // float64 to 160 (2026-12-01, the same probe with `MMA` naming the tiles, BENCHMARKS.md "other tiles
+  // of the mma kernel"): a 48 x 48 x 8 tile of three warps along m (warp tiles 16 x 48, 4 stages,
+  // 120-150 registers, no spill) was the fastest tile wherever it pads little (36-48, 72, 96, 144:
+  // 1.09-1.85x cuBLAS), at 1.1 times the 64 x 64 tile's cost a covered element; 64 x 64 x 8 with two
+  // blocks an SM beat the 97-160 band (64 x 64 x 16, 4 x 2 warps) by 6-11% at 112, 144, 160.
   mmaByPadding: {
-    maxDim: 96,
+    maxDim: 160,
     tiles: [
       // At least two blocks an SM: 151-176 registers and no spill in any op pair (nvcc 13, sm_90).
       // The plain bound gave NN 128 and a 16-byte spill; three blocks, TT a 4-byte one.
       { config: { bm: 64, bn: 64, bk: 8, wm: 2, wn: 2, stages: 4, minBlocks: 2 }, cost: 1 },
+      { config: { bm: 48, bn: 48, bk: 8, wm: 3, wn: 1, stages: 4 }, cost: 1.1 },
       { config: { bm: 32, bn: 32, bk: 16, wm: 2, wn: 2, stages: 3 }, cost: 1.3 },
     ],
   },
