@@ -15,15 +15,17 @@ export const h200VendorTable: VendorTable = {
   card: "NVIDIA H200",
   provenance: "NVIDIA H200 (sm_90, 132 SMs), 2026-11-29; node dist/scripts/vendor-sweep.js --ops gemm,potrf,getrf,syev,trsm,getrs,gesv --dtype float64,float32 --repeats 5",
   rules: [
-    // gemm in the real types, batched and one matrix: measured again after the tiles by padding (the same
+    // gemm in the real types, batched and one matrix: float32 measured after the tiles by padding (the same
     // card, 2026-12-01, `node dist/scripts/vendor-sweep.js --ops gemm --dtype float64,float32 --repeats 5`, code of
-    // commit bf8924d; batched orders every few to 96, past the tiles' edges, every 16 to 192 and every 32 to 512).
-    { op: 'gemm', route: 'cublas', dtype: 'float64', n: [44, 56], count: [3566, Infinity],
-      measured: [{ n: 44, count: 5777, ratio: 0.91 }, { n: 48, count: 4854, ratio: 0.88 }, { n: 52, count: 4136, ratio: 0.93 }, { n: 56, count: 3566, ratio: 0.94 }] },
-    { op: 'gemm', route: 'cublas', dtype: 'float64', n: [112, 176], count: [361, Infinity],
-      measured: [{ n: 112, count: 891, ratio: 0.84 }, { n: 128, count: 682, ratio: 0.93 }, { n: 144, count: 539, ratio: 0.79 }, { n: 160, count: 436, ratio: 0.79 }, { n: 176, count: 361, ratio: 0.87 }] },
-    { op: 'gemm', route: 'cublas', dtype: 'float64', n: [224, Infinity], count: [42, Infinity],
-      measured: [{ n: 224, count: 222, ratio: 0.86 }, { n: 256, count: 170, ratio: 0.92 }, { n: 288, count: 134, ratio: 0.84 }, { n: 320, count: 109, ratio: 0.9 }, { n: 384, count: 75, ratio: 0.87 }, { n: 448, count: 55, ratio: 0.87 }, { n: 512, count: 42, ratio: 0.85 }] },
+    // commit bf8924d; batched orders every few to 96, past the tiles' edges, every 16 to 192 and every 32 to 512);
+    // float64 again after the padding rule took its 48 x 48 tile and reached 160 (`--ops gemm --dtype float64`, code
+    // of commit 8f83085).
+    { op: 'gemm', route: 'cublas', dtype: 'float64', n: [52, 60], count: [3106, Infinity],
+      measured: [{ n: 52, count: 4136, ratio: 0.936 }, { n: 56, count: 3566, ratio: 0.935 }, { n: 60, count: 3106, ratio: 0.96 }] },
+    { op: 'gemm', route: 'cublas', dtype: 'float64', n: [112, 112], count: [891, Infinity],
+      measured: [{ n: 112, count: 891, ratio: 0.862 }] },
+    { op: 'gemm', route: 'cublas', dtype: 'float64', n: [160, Infinity], count: [42, Infinity],
+      measured: [{ n: 160, count: 436, ratio: 0.923 }, { n: 176, count: 361, ratio: 0.847 }, { n: 192, count: 303, ratio: 0.91 }, { n: 224, count: 222, ratio: 0.831 }, { n: 256, count: 170, ratio: 0.896 }, { n: 288, count: 134, ratio: 0.821 }, { n: 320, count: 109, ratio: 0.9 }, { n: 384, count: 75, ratio: 0.87 }, { n: 448, count: 55, ratio: 0.88 }, { n: 512, count: 42, ratio: 0.861 }] },
     { op: 'gemm', route: 'cublas', dtype: 'float32', n: [28, 28], count: [28532, Infinity],
       measured: [{ n: 28, count: 28532, ratio: 0.95 }] },
     { op: 'gemm', route: 'cublas', dtype: 'float32', n: [65, 65], count: [5294, Infinity],
@@ -35,7 +37,7 @@ export const h200VendorTable: VendorTable = {
     { op: 'gemm', route: 'cublas', dtype: 'float32', n: [288, Infinity], count: [85, Infinity],
       measured: [{ n: 288, count: 269, ratio: 0.93 }, { n: 320, count: 218, ratio: 0.95 }, { n: 384, count: 151, ratio: 0.969 }, { n: 448, count: 111, ratio: 0.94 }, { n: 512, count: 85, ratio: 0.89 }] },
     { op: 'gemm', route: 'cublas', dtype: 'float64', n: [256, Infinity], count: [1, 1],
-      measured: [{ n: 256, count: 1, ratio: 0.75 }, { n: 512, count: 1, ratio: 0.74 }, { n: 768, count: 1, ratio: 0.7 }, { n: 1024, count: 1, ratio: 0.89 }, { n: 1536, count: 1, ratio: 0.7 }, { n: 2048, count: 1, ratio: 0.73 }, { n: 4096, count: 1, ratio: 0.9 }, { n: 8192, count: 1, ratio: 0.92 }] },
+      measured: [{ n: 256, count: 1, ratio: 0.639 }, { n: 512, count: 1, ratio: 0.57 }, { n: 768, count: 1, ratio: 0.812 }, { n: 1024, count: 1, ratio: 0.892 }, { n: 1536, count: 1, ratio: 0.694 }, { n: 2048, count: 1, ratio: 0.733 }, { n: 4096, count: 1, ratio: 0.902 }, { n: 8192, count: 1, ratio: 0.929 }] },
     { op: 'gemm', route: 'cublas', dtype: 'float32', n: [256, 256], count: [1, 1],
       measured: [{ n: 256, count: 1, ratio: 0.88 }] },
     { op: 'gemm', route: 'cublas', dtype: 'float32', n: [768, Infinity], count: [1, 1],
