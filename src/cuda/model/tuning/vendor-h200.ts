@@ -75,83 +75,73 @@ export const h200VendorTable: VendorTable = {
     // kernel, float64 arithmetic); 192 (1.5x) and 512 (2.1x) own, float64 own at every order (2.5-3.5x).
     { op: 'syev', route: 'cusolver', dtype: 'float32', jobz: 'values', n: [256, 256], count: [100, Infinity],
       measured: [{ n: 256, count: 100, ratio: 0.88 }] },
-    // The real solves at orders 8-512 with the halfway orders (24 ... 384), the same card, 2026-12-01:
-    // getrs and gesv `node dist/scripts/vendor-sweep.js --ops trsm,getrs,gesv --dtype float64,float32
-    // --repeats 5` (commit b1a2db7), trsm `--ops trsm` (commit 7a757b6: the chained substitution's
-    // batched bands, model/tuning/trsm-sm_90.ts). trsm, vendor / own before and after the bands: one
-    // right-hand side float64 128-384 1.14-1.52 -> 2.25-6.07, float32 96-384 0.73-1.01 -> 1.62-5.41; 16
-    // float64 192-384 0.70-0.84 -> 1.26-2.36, float32 0.60-0.66 -> 1.23-2.37. 16 columns at float64 96-128 and
-    // float32 128 stay with cuBLAS (0.84-0.91).
-    { op: 'trsm', route: 'cublas', dtype: 'float64', side: 'left', n: [96, 128], nrhs: [16, Infinity], count: [512, Infinity],
-      measured: [{ n: 96, count: 910, ratio: 0.914 }, { n: 128, count: 512, ratio: 0.842 }] },
-    { op: 'trsm', route: 'cublas', dtype: 'float32', side: 'left', n: [128, 128], nrhs: [16, Infinity], count: [1024, Infinity],
-      measured: [{ n: 128, count: 1024, ratio: 0.892 }] },
-    // trsm in batches of 2,048 (the same card and day, code of commit fb7a6e7, `OPS=trsm NRHS=1,4,16 COUNT=2048
-    // N=128,192,256,384,512 node scripts/probe/solve-counts.mjs`): above 8 matrices an SM the own route is the
-    // recursion (trsm's chainMaxPerSm), level with cuBLAS in float64 (0.93-2.11) and behind it in float32 from
-    // 192 (0.57-0.98). 2-3 and 8-15 right-hand sides were not measured at this count.
-    { op: 'trsm', route: 'cublas', dtype: 'float64', side: 'left', n: [384, 384], nrhs: [1, 1], count: [2048, Infinity],
-      measured: [{ n: 384, count: 2048, ratio: 0.957 }] },
-    { op: 'trsm', route: 'cublas', dtype: 'float64', side: 'left', n: [192, 192], nrhs: [4, 7], count: [2048, Infinity],
-      measured: [{ n: 192, count: 2048, ratio: 0.926 }] },
-    { op: 'trsm', route: 'cublas', dtype: 'float64', side: 'left', n: [384, 384], nrhs: [4, 7], count: [2048, Infinity],
-      measured: [{ n: 384, count: 2048, ratio: 0.952 }] },
-    { op: 'trsm', route: 'cublas', dtype: 'float32', side: 'left', n: [192, Infinity], nrhs: [1, 1], count: [2048, Infinity],
-      measured: [{ n: 192, count: 2048, ratio: 0.89 }, { n: 256, count: 2048, ratio: 0.684 }, { n: 384, count: 2048, ratio: 0.569 }, { n: 512, count: 2048, ratio: 0.623 }] },
-    { op: 'trsm', route: 'cublas', dtype: 'float32', side: 'left', n: [192, Infinity], nrhs: [4, 7], count: [2048, Infinity],
-      measured: [{ n: 192, count: 2048, ratio: 0.722 }, { n: 256, count: 2048, ratio: 0.875 }, { n: 384, count: 2048, ratio: 0.778 }, { n: 512, count: 2048, ratio: 0.851 }] },
-    { op: 'trsm', route: 'cublas', dtype: 'float32', side: 'left', n: [192, 192], nrhs: [16, Infinity], count: [2048, Infinity],
-      measured: [{ n: 192, count: 2048, ratio: 0.873 }] },
-    { op: 'trsm', route: 'cublas', dtype: 'float32', side: 'left', n: [384, Infinity], nrhs: [16, Infinity], count: [2048, Infinity],
-      measured: [{ n: 384, count: 2048, ratio: 0.861 }, { n: 512, count: 2048, ratio: 0.938 }] },
-    // getrs and gesv: measured again on the same card, 2026-12-01, after the solves with fewer than 8
-    // right-hand sides took trsm's chained substitution where it serves the shape (`node dist/scripts/vendor-sweep.js
-    // --ops getrs,gesv --dtype float64,float32 --repeats 5`, 1, 2, 4, 8 and 16 right-hand sides). getrs with one
-    // column at 256-512 went from 0.65-0.94x cuBLAS to 2.5-4.3x; gesv keeps cuBLAS at 48-128 only. The
-    // sweep's counts are 64 MiB of A (128 matrices of 256).
-    // Large batches (the same card and day, code of commit 48a0bd5, `COUNT=1536 NRHS=1` and `COUNT=4096
-    // NRHS=1,4 node scripts/probe/solve-counts.mjs`, orders 128-512): above 8 matrices an SM (1,056 here)
-    // the solves with fewer than 8 right-hand sides keep the substitution kernel
-    // (trsm's `chainMaxPerSm`, model/tuning/trsm-default.ts), and cuBLAS's getrs is ahead from 192-256; gesv's
-    // vendor route (the own batched LU, then cuBLAS's getrsBatched) by 3-13%. Counts between the
-    // sweep's and 1,536, and 2-3 or 8 and more right-hand sides at these counts, were not measured.
+    // The real solves, orders 8-512 with the halfway orders, 1, 2, 4, 8 and 16 right-hand sides, at two counts:
+    // 256 MiB of A and 16 matrices an SM (2,112), the same card, 2026-12-01, `node dist/scripts/vendor-sweep.js --ops
+    // trsm,getrs,gesv --dtype float64,float32 --repeats 5`, code of commit 8f83085 (BENCHMARKS.md, "The vendor
+    // sweep of the solves at two counts"). The run stopped before gesv's 16 right-hand sides at float64 128 x
+    // 2,112 and above and at float32: those rules are the single-count sweep's before it (commit b1a2db7, float32
+    // 48-128 at 1,024 and more) and float64's stops at the 128 measured. getrs with one column also holds from 1,536
+    // (`COUNT=1536 NRHS=1 node scripts/probe/solve-counts.mjs`, commit 48a0bd5: the vendor ahead there too).
+    { op: 'trsm', route: 'cublas', dtype: 'float64', side: 'left', n: [384, 384], nrhs: [1, 1], count: [2112, Infinity],
+      measured: [{ n: 384, count: 2112, ratio: 0.964 }] },
+    { op: 'trsm', route: 'cublas', dtype: 'float32', side: 'left', n: [192, Infinity], nrhs: [1, 1], count: [2112, Infinity],
+      measured: [{ n: 192, count: 2112, ratio: 0.586 }, { n: 256, count: 2112, ratio: 0.677 }, { n: 384, count: 2112, ratio: 0.562 }, { n: 512, count: 2112, ratio: 0.616 }] },
+    { op: 'trsm', route: 'cublas', dtype: 'float32', side: 'left', n: [192, Infinity], nrhs: [2, 3], count: [2112, Infinity],
+      measured: [{ n: 192, count: 2112, ratio: 0.658 }, { n: 256, count: 2112, ratio: 0.818 }, { n: 384, count: 2112, ratio: 0.715 }, { n: 512, count: 2112, ratio: 0.811 }] },
+    { op: 'trsm', route: 'cublas', dtype: 'float64', side: 'left', n: [192, 192], nrhs: [4, 7], count: [2112, Infinity],
+      measured: [{ n: 192, count: 2112, ratio: 0.933 }] },
+    { op: 'trsm', route: 'cublas', dtype: 'float64', side: 'left', n: [384, 384], nrhs: [4, 7], count: [2112, Infinity],
+      measured: [{ n: 384, count: 2112, ratio: 0.958 }] },
+    { op: 'trsm', route: 'cublas', dtype: 'float32', side: 'left', n: [192, Infinity], nrhs: [4, 7], count: [2112, Infinity],
+      measured: [{ n: 192, count: 2112, ratio: 0.868 }, { n: 256, count: 2112, ratio: 0.872 }, { n: 384, count: 2112, ratio: 0.768 }, { n: 512, count: 2112, ratio: 0.848 }] },
+    { op: 'trsm', route: 'cublas', dtype: 'float64', side: 'left', n: [128, Infinity], nrhs: [8, 15], count: [2112, Infinity],
+      measured: [{ n: 128, count: 2112, ratio: 0.84 }, { n: 192, count: 2112, ratio: 0.768 }, { n: 256, count: 2112, ratio: 0.852 }, { n: 384, count: 2112, ratio: 0.831 }, { n: 512, count: 2112, ratio: 0.899 }] },
+    { op: 'trsm', route: 'cublas', dtype: 'float32', side: 'left', n: [192, Infinity], nrhs: [8, 15], count: [2112, Infinity],
+      measured: [{ n: 192, count: 2112, ratio: 0.893 }, { n: 256, count: 2112, ratio: 0.766 }, { n: 384, count: 2112, ratio: 0.705 }, { n: 512, count: 2112, ratio: 0.779 }] },
+    { op: 'trsm', route: 'cublas', dtype: 'float32', side: 'left', n: [384, Infinity], nrhs: [16, Infinity], count: [2112, Infinity],
+      measured: [{ n: 384, count: 2112, ratio: 0.863 }, { n: 512, count: 2112, ratio: 0.938 }] },
     { op: 'getrs', route: 'cublas', dtype: 'float64', n: [256, Infinity], nrhs: [1, 1], count: [1536, Infinity],
-      measured: [{ n: 256, count: 1536, ratio: 0.949 }, { n: 384, count: 1536, ratio: 0.89 }, { n: 512, count: 1536, ratio: 0.851 },
-        { n: 256, count: 4096, ratio: 0.717 }, { n: 384, count: 4096, ratio: 0.664 }, { n: 512, count: 4096, ratio: 0.67 }] },
+      measured: [{ n: 256, count: 1536, ratio: 0.949 }, { n: 384, count: 1536, ratio: 0.89 }, { n: 512, count: 1536, ratio: 0.851 }, { n: 256, count: 2112, ratio: 0.722 }, { n: 384, count: 2112, ratio: 0.669 }, { n: 512, count: 2112, ratio: 0.671 }] },
     { op: 'getrs', route: 'cublas', dtype: 'float32', n: [192, Infinity], nrhs: [1, 1], count: [1536, Infinity],
-      measured: [{ n: 192, count: 1536, ratio: 0.874 }, { n: 256, count: 1536, ratio: 0.918 }, { n: 384, count: 1536, ratio: 0.771 }, { n: 512, count: 1536, ratio: 0.693 },
-        { n: 192, count: 4096, ratio: 0.935 }, { n: 256, count: 4096, ratio: 0.735 }, { n: 384, count: 4096, ratio: 0.662 }, { n: 512, count: 4096, ratio: 0.638 }] },
-    { op: 'getrs', route: 'cublas', dtype: 'float64', n: [192, Infinity], nrhs: [4, 7], count: [4096, Infinity],
-      measured: [{ n: 192, count: 4096, ratio: 0.89 }, { n: 256, count: 4096, ratio: 0.63 }, { n: 384, count: 4096, ratio: 0.616 }, { n: 512, count: 4096, ratio: 0.57 }] },
-    { op: 'getrs', route: 'cublas', dtype: 'float32', n: [192, Infinity], nrhs: [4, 7], count: [4096, Infinity],
-      measured: [{ n: 192, count: 4096, ratio: 0.921 }, { n: 256, count: 4096, ratio: 0.717 }, { n: 384, count: 4096, ratio: 0.602 }, { n: 512, count: 4096, ratio: 0.624 }] },
-    { op: 'gesv', route: 'cublas', dtype: 'float64', n: [128, Infinity], nrhs: [1, 1], count: [1536, Infinity],
-      measured: [{ n: 128, count: 1536, ratio: 0.946 }, { n: 192, count: 1536, ratio: 0.934 }, { n: 256, count: 1536, ratio: 0.923 }, { n: 384, count: 1536, ratio: 0.926 }, { n: 512, count: 1536, ratio: 0.916 },
-        { n: 128, count: 4096, ratio: 0.898 }, { n: 192, count: 4096, ratio: 0.894 }, { n: 256, count: 4096, ratio: 0.889 }, { n: 384, count: 4096, ratio: 0.909 }, { n: 512, count: 4096, ratio: 0.901 }] },
-    { op: 'gesv', route: 'cublas', dtype: 'float64', n: [128, Infinity], nrhs: [4, 7], count: [4096, Infinity],
-      measured: [{ n: 128, count: 4096, ratio: 0.872 }, { n: 192, count: 4096, ratio: 0.877 }, { n: 256, count: 4096, ratio: 0.87 }, { n: 384, count: 4096, ratio: 0.896 }, { n: 512, count: 4096, ratio: 0.888 }] },
-    { op: 'gesv', route: 'cublas', dtype: 'float32', n: [512, Infinity], nrhs: [1, 1], count: [1536, Infinity],
-      measured: [{ n: 512, count: 1536, ratio: 0.969 }] },
-    { op: 'gesv', route: 'cublas', dtype: 'float32', n: [192, Infinity], nrhs: [1, 1], count: [4096, Infinity],
-      measured: [{ n: 192, count: 4096, ratio: 0.959 }, { n: 256, count: 4096, ratio: 0.956 }, { n: 384, count: 4096, ratio: 0.953 }, { n: 512, count: 4096, ratio: 0.945 }] },
-    { op: 'gesv', route: 'cublas', dtype: 'float32', n: [128, Infinity], nrhs: [4, 7], count: [4096, Infinity],
-      measured: [{ n: 128, count: 4096, ratio: 0.931 }, { n: 192, count: 4096, ratio: 0.939 }, { n: 256, count: 4096, ratio: 0.945 }, { n: 384, count: 4096, ratio: 0.947 }, { n: 512, count: 4096, ratio: 0.944 }] },
-    { op: 'getrs', route: 'cublas', dtype: 'float64', n: [128, 128], nrhs: [16, Infinity], count: [512, Infinity],
-      measured: [{ n: 128, count: 512, ratio: 0.957 }] },
-    { op: 'getrs', route: 'cublas', dtype: 'float32', n: [128, 128], nrhs: [16, Infinity], count: [1024, Infinity],
-      measured: [{ n: 128, count: 1024, ratio: 0.911 }] },
-    { op: 'gesv', route: 'cublas', dtype: 'float32', n: [96, 96], nrhs: [2, 3], count: [1820, Infinity],
-      measured: [{ n: 96, count: 1820, ratio: 0.941 }] },
-    { op: 'gesv', route: 'cublas', dtype: 'float64', n: [48, 64], nrhs: [4, 7], count: [2048, Infinity],
-      measured: [{ n: 48, count: 3640, ratio: 0.902 }, { n: 64, count: 2048, ratio: 0.959 }] },
-    { op: 'gesv', route: 'cublas', dtype: 'float32', n: [48, 96], nrhs: [4, 7], count: [1820, Infinity],
-      measured: [{ n: 48, count: 7281, ratio: 0.877 }, { n: 64, count: 4096, ratio: 0.9 }, { n: 96, count: 1820, ratio: 0.927 }] },
+      measured: [{ n: 192, count: 1536, ratio: 0.874 }, { n: 256, count: 1536, ratio: 0.918 }, { n: 384, count: 1536, ratio: 0.771 }, { n: 512, count: 1536, ratio: 0.693 }, { n: 192, count: 2112, ratio: 0.897 }, { n: 256, count: 2112, ratio: 0.905 }, { n: 384, count: 2112, ratio: 0.722 }, { n: 512, count: 2112, ratio: 0.717 }] },
+    { op: 'getrs', route: 'cublas', dtype: 'float64', n: [256, Infinity], nrhs: [2, 3], count: [2112, Infinity],
+      measured: [{ n: 256, count: 2112, ratio: 0.785 }, { n: 384, count: 2112, ratio: 0.687 }, { n: 512, count: 2112, ratio: 0.697 }] },
+    { op: 'getrs', route: 'cublas', dtype: 'float32', n: [256, Infinity], nrhs: [2, 3], count: [2112, Infinity],
+      measured: [{ n: 256, count: 2112, ratio: 0.906 }, { n: 384, count: 2112, ratio: 0.815 }, { n: 512, count: 2112, ratio: 0.82 }] },
+    { op: 'getrs', route: 'cublas', dtype: 'float64', n: [192, Infinity], nrhs: [4, 7], count: [2112, Infinity],
+      measured: [{ n: 192, count: 2112, ratio: 0.891 }, { n: 256, count: 2112, ratio: 0.603 }, { n: 384, count: 2112, ratio: 0.622 }, { n: 512, count: 2112, ratio: 0.616 }] },
+    { op: 'getrs', route: 'cublas', dtype: 'float32', n: [192, Infinity], nrhs: [4, 7], count: [2112, Infinity],
+      measured: [{ n: 192, count: 2112, ratio: 0.836 }, { n: 256, count: 2112, ratio: 0.795 }, { n: 384, count: 2112, ratio: 0.689 }, { n: 512, count: 2112, ratio: 0.711 }] },
+    { op: 'getrs', route: 'cublas', dtype: 'float64', n: [192, Infinity], nrhs: [8, 15], count: [2112, Infinity],
+      measured: [{ n: 192, count: 2112, ratio: 0.886 }, { n: 256, count: 2112, ratio: 0.884 }, { n: 384, count: 2112, ratio: 0.845 }, { n: 512, count: 2112, ratio: 0.871 }] },
+    { op: 'getrs', route: 'cublas', dtype: 'float32', n: [192, Infinity], nrhs: [8, 15], count: [2112, Infinity],
+      measured: [{ n: 192, count: 2112, ratio: 0.852 }, { n: 256, count: 2112, ratio: 0.833 }, { n: 384, count: 2112, ratio: 0.708 }, { n: 512, count: 2112, ratio: 0.744 }] },
+    { op: 'getrs', route: 'cublas', dtype: 'float64', n: [96, 128], nrhs: [16, Infinity], count: [512, 2111],
+      measured: [{ n: 96, count: 910, ratio: 0.893 }, { n: 128, count: 512, ratio: 0.897 }] },
+    { op: 'getrs', route: 'cublas', dtype: 'float32', n: [192, Infinity], nrhs: [16, Infinity], count: [2112, Infinity],
+      measured: [{ n: 192, count: 2112, ratio: 0.862 }, { n: 256, count: 2112, ratio: 0.899 }, { n: 384, count: 2112, ratio: 0.824 }, { n: 512, count: 2112, ratio: 0.837 }] },
+    { op: 'gesv', route: 'cublas', dtype: 'float64', n: [96, 96], nrhs: [1, 1], count: [2112, Infinity],
+      measured: [{ n: 96, count: 2112, ratio: 0.961 }] },
+    { op: 'gesv', route: 'cublas', dtype: 'float32', n: [128, Infinity], nrhs: [1, 1], count: [2112, Infinity],
+      measured: [{ n: 128, count: 2112, ratio: 0.945 }, { n: 192, count: 2112, ratio: 0.909 }, { n: 256, count: 2112, ratio: 0.936 }, { n: 384, count: 2112, ratio: 0.94 }, { n: 512, count: 2112, ratio: 0.95 }] },
+    { op: 'gesv', route: 'cublas', dtype: 'float32', n: [128, 384], nrhs: [2, 3], count: [2112, Infinity],
+      measured: [{ n: 128, count: 2112, ratio: 0.918 }, { n: 192, count: 2112, ratio: 0.929 }, { n: 256, count: 2112, ratio: 0.956 }, { n: 384, count: 2112, ratio: 0.96 }] },
+    { op: 'gesv', route: 'cublas', dtype: 'float64', n: [64, 96], nrhs: [4, 7], count: [910, Infinity],
+      measured: [{ n: 64, count: 2048, ratio: 0.959 }, { n: 96, count: 910, ratio: 0.955 }, { n: 96, count: 2112, ratio: 0.95 }] },
+    { op: 'gesv', route: 'cublas', dtype: 'float64', n: [192, 192], nrhs: [4, 7], count: [2112, Infinity],
+      measured: [{ n: 192, count: 2112, ratio: 0.969 }] },
+    { op: 'gesv', route: 'cublas', dtype: 'float32', n: [128, 384], nrhs: [4, 7], count: [2112, Infinity],
+      measured: [{ n: 128, count: 2112, ratio: 0.932 }, { n: 192, count: 2112, ratio: 0.931 }, { n: 256, count: 2112, ratio: 0.961 }, { n: 384, count: 2112, ratio: 0.962 }] },
     { op: 'gesv', route: 'cublas', dtype: 'float64', n: [48, 96], nrhs: [8, 15], count: [910, Infinity],
-      measured: [{ n: 48, count: 3640, ratio: 0.84 }, { n: 64, count: 2048, ratio: 0.801 }, { n: 96, count: 910, ratio: 0.895 }] },
+      measured: [{ n: 48, count: 3640, ratio: 0.859 }, { n: 64, count: 2048, ratio: 0.782 }, { n: 96, count: 910, ratio: 0.89 }, { n: 96, count: 2112, ratio: 0.881 }] },
+    { op: 'gesv', route: 'cublas', dtype: 'float64', n: [128, 256], nrhs: [8, 15], count: [2112, Infinity],
+      measured: [{ n: 128, count: 2112, ratio: 0.903 }, { n: 192, count: 2112, ratio: 0.926 }, { n: 256, count: 2112, ratio: 0.951 }] },
     { op: 'gesv', route: 'cublas', dtype: 'float32', n: [48, 96], nrhs: [8, 15], count: [1820, Infinity],
-      measured: [{ n: 48, count: 7281, ratio: 0.936 }, { n: 64, count: 4096, ratio: 0.763 }, { n: 96, count: 1820, ratio: 0.836 }] },
+      measured: [{ n: 48, count: 7281, ratio: 0.724 }, { n: 64, count: 4096, ratio: 0.763 }, { n: 96, count: 1820, ratio: 0.834 }] },
+    { op: 'gesv', route: 'cublas', dtype: 'float32', n: [128, Infinity], nrhs: [8, 15], count: [2112, Infinity],
+      measured: [{ n: 128, count: 2112, ratio: 0.885 }, { n: 192, count: 2112, ratio: 0.9 }, { n: 256, count: 2112, ratio: 0.932 }, { n: 384, count: 2112, ratio: 0.943 }, { n: 512, count: 2112, ratio: 0.957 }] },
     { op: 'gesv', route: 'cublas', dtype: 'float64', n: [48, 128], nrhs: [16, Infinity], count: [512, Infinity],
-      measured: [{ n: 48, count: 3640, ratio: 0.829 }, { n: 64, count: 2048, ratio: 0.938 }, { n: 96, count: 910, ratio: 0.867 }, { n: 128, count: 512, ratio: 0.934 }] },
+      measured: [{ n: 48, count: 3640, ratio: 0.898 }, { n: 64, count: 2048, ratio: 0.946 }, { n: 96, count: 910, ratio: 0.871 }, { n: 128, count: 512, ratio: 0.926 }, { n: 96, count: 2112, ratio: 0.944 }] },
     { op: 'gesv', route: 'cublas', dtype: 'float32', n: [48, 128], nrhs: [16, Infinity], count: [1024, Infinity],
       measured: [{ n: 48, count: 7281, ratio: 0.839 }, { n: 64, count: 4096, ratio: 0.862 }, { n: 96, count: 1820, ratio: 0.866 }, { n: 128, count: 1024, ratio: 0.863 }] },
     // Complex gemm: the same card, 2026-11-29, `node dist/scripts/vendor-sweep.js --ops gemm --dtype complex128,complex64`
