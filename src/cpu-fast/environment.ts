@@ -88,13 +88,26 @@ export function tuningFromEnvironment(base: CpuTuning, env: Environment): CpuTun
   return Object.freeze(t);
 }
 
+/**
+ * The most threads a CPU call may use. Each worker holds its own arenas (several MiB) and starts a V8
+ * isolate: a thousand of them took seconds to start and gigabytes of memory; past the cores they only
+ * share them.
+ */
+export const MAX_CPU_THREADS = 256;
+
+/** A thread count from `name` (MYRIAD_THREADS or setCpuThreads' argument): an integer in 1 ... MAX_CPU_THREADS. */
+export function checkThreadCount(n: number, shown: string, name: string): number {
+  if (!Number.isSafeInteger(n) || n < 1 || n > MAX_CPU_THREADS) {
+    throw new MyriadError('INVALID_ARGUMENT', `expected an integer from 1 to ${MAX_CPU_THREADS}, got ${shown}`, name);
+  }
+  return n;
+}
+
 /** MYRIAD_THREADS: undefined when unset or empty; a bad value is an error naming the variable. */
 export function threadsFromEnvironment(env: Environment): number | undefined {
   const value = env.MYRIAD_THREADS;
   if (value === undefined || value === '') return undefined;
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < 1) throw new MyriadError('INVALID_ARGUMENT', `expected a positive integer, got '${value}'`, 'MYRIAD_THREADS');
-  return n;
+  return checkThreadCount(Number(value), `'${value}'`, 'MYRIAD_THREADS');
 }
 
 /** MYRIAD_PRINT_SOURCE=1. */

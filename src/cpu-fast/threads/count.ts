@@ -4,20 +4,19 @@
  * that the public declarations name no worker types.)
  */
 import { availableParallelism } from 'node:os';
-import { MyriadError } from '../../core/errors.js';
 import { threadsFromProcess } from '../context.js';
+import { checkThreadCount, MAX_CPU_THREADS } from '../environment.js';
 
 let threads: number | undefined;
 
 /** Threads the CPU backend uses per call, the caller's included (MYRIAD_THREADS read on the first call). */
 export function cpuThreads(): number {
-  threads ??= threadsFromProcess() ?? availableParallelism();
+  threads ??= threadsFromProcess() ?? Math.min(availableParallelism(), MAX_CPU_THREADS);
   return threads;
 }
 
-/** Sets the thread count (1: everything on the caller's thread). */
+/** Sets the thread count, 1 ... MAX_CPU_THREADS (1: everything on the caller's thread). */
 export function setCpuThreads(n: number): void {
-  if (!Number.isSafeInteger(n) || n < 1) throw new MyriadError('INVALID_ARGUMENT', `expected a positive integer, got ${String(n)}`, 'threads');
-  threads = n;
+  threads = checkThreadCount(n, String(n), 'threads');
 }
 

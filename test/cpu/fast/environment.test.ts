@@ -1,7 +1,7 @@
 /** The MYRIAD_CPU_* switches as overrides of the tuning table (environment.ts: pure, no process.env). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { threadsFromEnvironment, tuningFromEnvironment } from '../../../src/cpu-fast/environment.js';
+import { MAX_CPU_THREADS, threadsFromEnvironment, tuningFromEnvironment } from '../../../src/cpu-fast/environment.js';
 import { DEFAULT_CPU_TUNING } from '../../../src/cpu-fast/tuning.js';
 
 test('no switch: the table as it is', () => {
@@ -43,4 +43,6 @@ test('MYRIAD_THREADS: unset, a count, or an error naming the variable', () => {
   assert.equal(threadsFromEnvironment({ MYRIAD_THREADS: '' }), undefined);
   assert.equal(threadsFromEnvironment({ MYRIAD_THREADS: '3' }), 3);
   assert.throws(() => threadsFromEnvironment({ MYRIAD_THREADS: '0' }), /MYRIAD_THREADS|positive integer/);
+  assert.equal(threadsFromEnvironment({ MYRIAD_THREADS: String(MAX_CPU_THREADS) }), MAX_CPU_THREADS);
+  assert.throws(() => threadsFromEnvironment({ MYRIAD_THREADS: String(MAX_CPU_THREADS + 1) }), /^MyriadError: MYRIAD_THREADS: expected an integer from 1 to 256, got '257'$/);
 });

@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { open, setCpuThreads, strided } from '../../../src/index.js';
+import { cpuThreads, open, setCpuThreads, strided } from '../../../src/index.js';
 import { Rng } from '../../helpers/random.js';
 
 test('a streamed gemm after a threaded potrf gets every chunk computed, with the worker slow to count its jobs', () => {
@@ -33,4 +33,12 @@ test('a streamed gemm after a threaded potrf gets every chunk computed, with the
     for (let i = 0; i < len; i++) if (Math.abs(c[i]! - want[i]!) > 1e-12) wrong++;
     assert.equal(wrong, 0, `round ${round}: ${wrong / (n * n)} of ${count} gemm results wrong`);
   }
+});
+
+test('setCpuThreads refuses a count outside 1 ... 256 by name and keeps the count it had', () => {
+  setCpuThreads(2);
+  for (const bad of [0, 257, 1000, 2.5, Number.NaN]) {
+    assert.throws(() => setCpuThreads(bad), (e: Error) => e.message.startsWith('threads: expected an integer from 1 to 256'), String(bad));
+  }
+  assert.equal(cpuThreads(), 2);
 });
