@@ -39,14 +39,17 @@ export const INFO_OPS: readonly InfoOp[] = Object.keys(FAMILY) as InfoOp[];
 
 /**
  * What one non-zero info code means, in words: `code` for a matrix of order `p`; `nonFinite`
- * when the matrix is known to hold NaN or Inf (which then names the failure, whatever the code).
+ * when the call's output for the matrix holds NaN or Inf (which then names the failure, whatever
+ * the code, unless the code itself says NaN/Inf in the input).
  */
 export function describeInfo(op: InfoOp, code: number, p: number, nonFinite = false): string {
   if (!Object.hasOwn(FAMILY, op)) throw new MyriadError('ENUM', `expected one of ${INFO_OPS.join(', ')}, got ${describeValue(op)}`, 'op');
   if (!Number.isSafeInteger(code)) throw new MyriadError('INVALID_ARGUMENT', `expected an integer info code, got ${describeValue(code)}`, 'code');
   if (!Number.isSafeInteger(p) || p < 0) throw new MyriadError('INVALID_ARGUMENT', `expected the matrix's order, a non-negative integer, got ${describeValue(p)}`, 'p');
   if (code === 0 && !nonFinite) return 'success';
-  if (nonFinite || (code === p + 2 && code > 0 && (FAMILY[op] === 'jacobi' || isArrayLevel(op)))) return 'NaN/Inf in the input';
+  if (code === p + 2 && code > 0 && (FAMILY[op] === 'jacobi' || isArrayLevel(op))) return 'NaN/Inf in the input';
+  // Seen in the call's outputs afterwards: the input's NaN/Inf carried through, or a finite result that overflowed.
+  if (nonFinite) return 'NaN/Inf in the output (the input held NaN/Inf, or the result overflowed)';
   if (code < 0) return `argument ${-code} was illegal`;
   switch (FAMILY[op]) {
     case 'pd': return `not positive definite (the leading minor of order ${code})`;

@@ -95,12 +95,14 @@ describe('3. check: true and assertInfo', () => {
     throwsMatch(() => m.assertInfo(r, 'posv', a()), 'NUMERICAL', /#1 not positive definite/);
     m.assertInfo(m.posv({ a: f64(spd, [1, 2, 2]), b: f64([1, 1], [1, 2, 1]) }), 'posv');
   });
-  it('posv on NaN says NaN/Inf in the input', () => {
-    throwsMatch(() => m.posv({ a: f64([NaN, 0, 0, 1], [1, 2, 2]), b: f64([1, 1], [1, 2, 1]), check: true }), 'NUMERICAL', /#0 NaN\/Inf in the input/);
+  it('posv on NaN names NaN/Inf in the output', () => {
+    throwsMatch(() => m.posv({ a: f64([NaN, 0, 0, 1], [1, 2, 2]), b: f64([1, 1], [1, 2, 1]), check: true }), 'NUMERICAL', /#0 NaN\/Inf in the output \(the input held NaN\/Inf, or the result overflowed\)/);
   });
   it('gesv: singular at k; NaN (which gesv runs through with info 0) named from the result', () => {
     throwsMatch(() => m.gesv({ a: f64([1, 2, 2, 4], [1, 2, 2]), b: f64([1, 1], [1, 2, 1]), check: true }), 'NUMERICAL', /#0 singular \(U\(2, 2\) is exactly zero\)/);
-    throwsMatch(() => m.gesv({ a: f64([1, 0, 0, 1], [1, 2, 2]), b: f64([NaN, 1], [1, 2, 1]), check: true }), 'NUMERICAL', /#0 NaN\/Inf in the input/);
+    throwsMatch(() => m.gesv({ a: f64([1, 0, 0, 1], [1, 2, 2]), b: f64([NaN, 1], [1, 2, 1]), check: true }), 'NUMERICAL', /#0 NaN\/Inf in the output/);
+    // A finite system whose solution overflows: the output's Inf, not the input, is named.
+    throwsMatch(() => m.gesv({ a: f64([1e-300, 0, 0, 1], [1, 2, 2]), b: f64([1e300, 1], [1, 2, 1]), check: true }), 'NUMERICAL', /#0 NaN\/Inf in the output \(the input held NaN\/Inf, or the result overflowed\) \(info 0\)/);
   });
   it('syev: NaN and the code p + 2 named the same way; gels: rank-deficient', () => {
     throwsMatch(() => m.syev({ a: f64([1, NaN, NaN, 1], [1, 2, 2]), w: ndarray(new Float64Array(2), [1, 2, 1]), check: true }), 'NUMERICAL', /#0 NaN\/Inf in the input \(info 4\)/);
