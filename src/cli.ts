@@ -218,6 +218,7 @@ async function bench(op: string | undefined, values: { [K in "backend" | "dtype"
         op: op as BenchOp, dtype, sizes, ...(batch ? { batch } : {}), ...(repeats ? { repeats } : {}),
         ...(limits ? { limits } : {}), ...(vendor ? { vendor } : {}),
         targetBytes: benchTargetBytes(ctx.backend, op as BenchOp),
+        ...(values.backend === 'reference' ? { backendLabel: 'reference' } : {}),
       }));
     }
     console.log(formatTable(benchRows, BENCH_COLUMNS, style));
