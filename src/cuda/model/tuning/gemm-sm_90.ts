@@ -114,6 +114,7 @@ export const sm90GemmTuning: GemmTuningOverrides = {
   // stages were the fastest or within 3% in NN and NT (64 x 128 x 64 NN 0.330 ms against 0.871
   // with the band of max(m, n), 128 x 128 tiles; square 32 0.639 against 0.862); at 97-160 64 x
   // 64 tiles (NT 128 x 512 x 128 0.225 against 0.259 for 32 x 32, NN within 3%). Above, `mma`.
+  // These bands serve where max(m, n) is above the padding rule's 160 (the rule decides below it).
   // Squares by padding (C's tiles' area over C's, times the tile's cost a covered element), H200,
   // 2026-12-01, `MYRIAD_QUICK_FIRST=0 node scripts/probe/gemm-mid-tiles.mjs float64|float32 <orders>
   // 132,528,2112,bytes` (C = A B, every tile forced on the same data beside cuBLAS's strided batched
