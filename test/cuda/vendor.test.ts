@@ -549,11 +549,12 @@ test("complex heev: the H200's rules for 'syev' on the complex type; forced on a
   assert.deepEqual(dev.sources.map((s) => s.entry).sort(), ['vendor_heev_pack_d_u_st', 'vendor_heev_unpack_d_st_st']);
 });
 
-test("one product of the TSM2R shape: the H200's rules of op 'tsm2r' on C's columns (float64 n = 8-32), asked before the tsm2 route", () => {
+test("one product of the TSM2R shape: the H200's rules of op 'tsm2r' on C's columns (float64 n = 8-32, float32 32), asked before the tsm2 route", () => {
   const table = vendorTableFor(H200.name);
   const q = (dtype: 'float64' | 'float32', n: number) => vendorRuleFor(table, { op: 'tsm2r', route: 'cublas', dtype, n, count: 1 }) !== undefined;
   assert.ok(q('float64', 8) && q('float64', 16) && q('float64', 32));
-  assert.ok(!q('float64', 4) && !q('float64', 1) && !q('float32', 32) && !q('float32', 16));
+  assert.ok(q('float32', 32));
+  assert.ok(!q('float64', 4) && !q('float64', 1) && !q('float32', 31) && !q('float32', 16));
   assert.equal(vendorRuleFor(table, { op: 'tsm2r', route: 'cublas', dtype: 'float64', n: 16, count: 2 }), undefined, 'one product only');
   assert.deepEqual(ROUTES.gemm.slice(0, 2).map((c) => c.name), ['cublas', 'tsm2']);
   assert.equal(routedOp('tsm2r'), 'gemm');

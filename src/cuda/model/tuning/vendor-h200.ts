@@ -45,10 +45,13 @@ export const h200VendorTable: VendorTable = {
     // One product of the TSM2R shape (m = k = 10240-30720, C's n columns): the same card, 2026-11-29, `MYRIAD_QUICK_FIRST=0 node
     // dist/src/cli.js bench tsm2 --backend cuda` (cublasDgemm against the TSM2R kernels, optimised builds): float64 n = 8 0.88-0.95,
     // 16 0.66-0.70, 32 0.45-0.51 (the staged and DMMA kernels at 44-74% of the copy rate, cuBLAS near it); n = 1-4 mixed (0.85-1.05),
-    // own. float32 stays own (n = 32 0.82-0.97, 1.05-1.85 at 2-16).
+    // own (a rule holds the points where the vendor won, and these depend on m). float32 n = 32 to cuBLAS (0.82 and 0.85 at
+    // 20480 and 30720; 0.97 at 10240), 1-16 own (0.91-1.85, 1.05-1.27 at 16).
     { op: 'tsm2r', route: 'cublas', dtype: 'float64', n: [8, 32], count: [1, 1],
       measured: [{ n: 8, count: 1, ratio: 0.92 }, { n: 8, count: 1, ratio: 0.95 }, { n: 8, count: 1, ratio: 0.88 }, { n: 16, count: 1, ratio: 0.66 },
         { n: 16, count: 1, ratio: 0.67 }, { n: 16, count: 1, ratio: 0.7 }, { n: 32, count: 1, ratio: 0.51 }, { n: 32, count: 1, ratio: 0.47 }, { n: 32, count: 1, ratio: 0.45 }] },
+    { op: 'tsm2r', route: 'cublas', dtype: 'float32', n: [32, 32], count: [1, 1],
+      measured: [{ n: 32, count: 1, ratio: 0.82 }, { n: 32, count: 1, ratio: 0.85 }] },
     { op: 'potrf', route: 'cusolver', dtype: 'float64', n: [128, Infinity], count: [1, 1],
       measured: [{ n: 128, count: 1, ratio: 0.4 }, { n: 256, count: 1, ratio: 0.86 }, { n: 384, count: 1, ratio: 0.94 }, { n: 512, count: 1, ratio: 0.83 }, { n: 768, count: 1, ratio: 0.78 }, { n: 1024, count: 1, ratio: 0.74 }, { n: 1536, count: 1, ratio: 0.76 }, { n: 2048, count: 1, ratio: 0.71 }, { n: 4096, count: 1, ratio: 0.54 }, { n: 8192, count: 1, ratio: 0.72 }, { n: 12288, count: 1, ratio: 0.77 }] },
     { op: 'potrf', route: 'cusolver', dtype: 'float32', n: [256, Infinity], count: [1, 1],
