@@ -31,41 +31,61 @@ export const CPU_ENVIRONMENT = [
   'MYRIAD_CPU_GESV_INTERLEAVED', 'MYRIAD_CPU_GESV_LOOP', 'MYRIAD_CPU_GESV_LOCALS', 'MYRIAD_CPU_GESV_PAIRS',
   'MYRIAD_THREADS', 'MYRIAD_PRINT_SOURCE',
 ] as const;
+type CpuSwitch = (typeof CPU_ENVIRONMENT)[number];
 
-/** Two integers `a,b`, each at least `least`; undefined when absent or malformed. */
-function pair(value: string | undefined, least: number): readonly [number, number] | undefined {
-  const v = value?.split(',').map(Number);
-  return v && v.length === 2 && v.every((x) => Number.isInteger(x) && x >= least) ? [v[0]!, v[1]!] : undefined;
-}
-/** An integer at least `least`; undefined when absent or malformed. */
-function integer(value: string | undefined, least: number): number | undefined {
+/** A value that is set: undefined when absent or empty. */
+const given = (env: Environment, name: CpuSwitch): string | undefined => (env[name] === '' ? undefined : env[name]);
+const malformed = (name: CpuSwitch, value: string, expected: string): MyriadError =>
+  new MyriadError('INVALID_ARGUMENT', `expected ${expected}, got '${value}'`, name);
+
+/** Two integers `a,b`, each at least `least`; undefined when unset; a malformed value is an error naming the variable. */
+function pair(env: Environment, name: CpuSwitch, least: number): readonly [number, number] | undefined {
+  const value = given(env, name);
   if (value === undefined) return undefined;
-  const n = Number(value);
-  return Number.isInteger(n) && n >= least ? n : undefined;
+  const v = value.split(',').map((x) => (x.trim() === '' ? NaN : Number(x)));
+  if (v.length !== 2 || !v.every((x) => Number.isSafeInteger(x) && x >= least)) throw malformed(name, value, `two integers a,b of at least ${least}`);
+  return [v[0]!, v[1]!];
+}
+/** An integer at least `least`; undefined when unset; a malformed value is an error naming the variable. */
+function integer(env: Environment, name: CpuSwitch, least: number): number | undefined {
+  const value = given(env, name);
+  if (value === undefined) return undefined;
+  const n = value.trim() === '' ? NaN : Number(value);
+  if (!Number.isSafeInteger(n) || n < least) throw malformed(name, value, `an integer of at least ${least}`);
+  return n;
+}
+/** One of `allowed`; undefined when unset; anything else is an error naming the variable. */
+function choice<T extends string>(env: Environment, name: CpuSwitch, allowed: readonly T[]): T | undefined {
+  const value = given(env, name);
+  if (value === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(value)) throw malformed(name, value, `one of ${allowed.map((a) => `'${a}'`).join(', ')}`);
+  return value as T;
 }
 const range = (min: number, max: number): SizeRange => Object.freeze({ min, max });
 
-/** The table with the environment's overrides applied (the table itself when none is set). */
+/**
+ * The table with the environment's overrides applied (the table itself when none is set). A value
+ * that is set but malformed is an error naming the variable (a typo would otherwise change nothing).
+ */
 export function tuningFromEnvironment(base: CpuTuning, env: Environment): CpuTuning {
   const t: { -readonly [K in keyof CpuTuning]: CpuTuning[K] } = { ...base };
-  const fma = env.MYRIAD_CPU_FMA;
-  if (fma === '0') t.fmaMode = 'off';
-  else if (fma === '1') t.fmaMode = 'on';
-  const gemm = env.MYRIAD_CPU_GEMM;
-  if (gemm === 'js' || gemm === 'wasm') t.gemmForce = gemm;
+  const fma = choice(env, 'MYRIAD_CPU_FMA', ['0', '1']);
+  if (fma !== undefined) t.fmaMode = fma === '0' ? 'off' : 'on';
+  const gemm = choice(env, 'MYRIAD_CPU_GEMM', ['js', 'wasm']);
+  if (gemm !== undefined) t.gemmForce = gemm;
 
-  const luBlock = pair(env.MYRIAD_CPU_LU_BLOCK, 1);
+  const luBlock = pair(env, 'MYRIAD_CPU_LU_BLOCK', 1);
   if (luBlock) t.luWasmBlock = Object.freeze({ min: luBlock[0], nb: luBlock[1] });
-  const luPairs = integer(env.MYRIAD_CPU_LU_PAIRS, 0);
+  const luPairs = integer(env, 'MYRIAD_CPU_LU_PAIRS', 0);
   if (luPairs !== undefined) t.luWasmPairsMax = luPairs;
-  const luBlocked = pair(env.MYRIAD_CPU_LU_BLOCKED, 1);
+  const luBlocked = pair(env, 'MYRIAD_CPU_LU_BLOCKED', 1);
   if (luBlocked) t.luBlocked = Object.freeze({ min: luBlocked[0], leaf: luBlocked[1] });
-  const trsm = pair(env.MYRIAD_CPU_TRSM_WASM, 0);
+  const trsm = pair(env, 'MYRIAD_CPU_TRSM_WASM', 0);
   if (trsm) t.trsmLeftWasm = Object.freeze({ float64: range(trsm[0], trsm[1]), float32: range(trsm[0], trsm[1]) });
 
-  const on = env.MYRIAD_CPU_INTERLEAVED;
-  const cap = integer(env.MYRIAD_CPU_INTERLEAVED_MAX, 0);
-  if (on === '0' || on === '1' || cap !== undefined) {
+  const on = choice(env, 'MYRIAD_CPU_INTERLEAVED', ['0', '1']);
+  const cap = integer(env, 'MYRIAD_CPU_INTERLEAVED_MAX', 0);
+  if (on !== undefined || cap !== undefined) {
     const limit = Math.min(cap ?? base.interleavedNMax, base.interleavedNMax);
     const interleaved = (r: SizeRange, forcedMin: number): SizeRange =>
       on === '0' ? range(1, 0) : range(on === '1' ? forcedMin : r.min, Math.min(r.max, limit));
@@ -75,16 +95,16 @@ export function tuningFromEnvironment(base: CpuTuning, env: Environment): CpuTun
     t.posvInterleaved = interleaved(base.posvInterleaved, 1);
     t.posvComposed = interleaved(base.posvComposed, base.posvComposed.min);
   }
-  const memory = integer(env.MYRIAD_CPU_INTERLEAVED_MEMORY, 1);
+  const memory = integer(env, 'MYRIAD_CPU_INTERLEAVED_MEMORY', 1);
   if (memory !== undefined) t.interleavedMemoryFormMin = memory;
 
-  const gesv = pair(env.MYRIAD_CPU_GESV_INTERLEAVED, 0);
+  const gesv = pair(env, 'MYRIAD_CPU_GESV_INTERLEAVED', 0);
   if (gesv) t.gesvInterleaved = Object.freeze({ float64: range(gesv[0], gesv[1]), float32: range(gesv[0], gesv[1]) });
-  const loop = integer(env.MYRIAD_CPU_GESV_LOOP, 1);
+  const loop = integer(env, 'MYRIAD_CPU_GESV_LOOP', 1);
   if (loop !== undefined) t.gesvInterleavedLoopMin = loop;
-  const locals = integer(env.MYRIAD_CPU_GESV_LOCALS, 0);
+  const locals = integer(env, 'MYRIAD_CPU_GESV_LOCALS', 0);
   if (locals !== undefined) t.gesvInterleavedLocalsMax = locals;
-  if (env.MYRIAD_CPU_GESV_PAIRS === '2') t.gesvInterleavedPairsPerTrip = 2;
+  if (choice(env, 'MYRIAD_CPU_GESV_PAIRS', ['1', '2']) === '2') t.gesvInterleavedPairsPerTrip = 2;
   return Object.freeze(t);
 }
 

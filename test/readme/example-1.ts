@@ -4,7 +4,7 @@ import { open, strided, ndarray, cholesky, solve, eigh, type DeviceStorage } fro
 // Array level (numpy 2 conventions): row-major stacks [..., n, n], new arrays out.
 const a = ndarray(new Float64Array([4, 2, 2, 3]), [1, 2, 2]);
 const l = cholesky(a);                          // throws MyriadError('NUMERICAL') if not SPD
-const x = solve(a, ndarray(new Float64Array([1, 2]), [2]));   // a 1-D b is one vector: x is [2]
+const x = solve(a, ndarray(new Float64Array([1, 2]), [2]));   // a 1-D b is one vector: x is [1, 2]
 console.log(l.data, x.data);                    // [2, 0, 1, 1.414...] and [-0.125, 0.75]
 
 // Complex arrays: interleaved (re, im) pairs, numpy's layout; here [[2, -i], [i, 2]].

@@ -4,9 +4,23 @@ import { test } from 'node:test';
 import { MAX_CPU_THREADS, threadsFromEnvironment, tuningFromEnvironment } from '../../../src/cpu-fast/environment.js';
 import { DEFAULT_CPU_TUNING } from '../../../src/cpu-fast/tuning.js';
 
-test('no switch: the table as it is', () => {
+test('no switch: the table as it is (an empty value counts as unset)', () => {
   assert.deepEqual(tuningFromEnvironment(DEFAULT_CPU_TUNING, {}), DEFAULT_CPU_TUNING);
-  assert.deepEqual(tuningFromEnvironment(DEFAULT_CPU_TUNING, { MYRIAD_CPU_LU_BLOCK: 'x,1', MYRIAD_CPU_GEMM: 'c' }), DEFAULT_CPU_TUNING, 'malformed values are ignored');
+  assert.deepEqual(tuningFromEnvironment(DEFAULT_CPU_TUNING, { MYRIAD_CPU_LU_BLOCK: '', MYRIAD_CPU_GEMM: '' }), DEFAULT_CPU_TUNING);
+});
+
+test('a malformed switch is an error naming the variable (a typo would otherwise change nothing)', () => {
+  const bad: [string, string, RegExp][] = [
+    ['MYRIAD_CPU_FMA', '2', /one of '0', '1'/], ['MYRIAD_CPU_GEMM', 'c', /one of 'js', 'wasm'/],
+    ['MYRIAD_CPU_INTERLEAVED', 'yes', /one of '0', '1'/], ['MYRIAD_CPU_GESV_PAIRS', '3', /one of '1', '2'/],
+    ['MYRIAD_CPU_LU_BLOCK', 'x,1', /two integers/], ['MYRIAD_CPU_LU_BLOCKED', '48', /two integers/], ['MYRIAD_CPU_TRSM_WASM', '1,2,3', /two integers/],
+    ['MYRIAD_CPU_LU_BLOCK', '0,4', /at least 1/], ['MYRIAD_CPU_LU_PAIRS', '-1', /at least 0/], ['MYRIAD_CPU_GESV_LOOP', '2.5', /integer/],
+    ['MYRIAD_CPU_INTERLEAVED_MEMORY', ' ', /integer/], ['MYRIAD_CPU_INTERLEAVED_MAX', 'eight', /integer/],
+  ];
+  for (const [name, value, why] of bad) {
+    assert.throws(() => tuningFromEnvironment(DEFAULT_CPU_TUNING, { [name]: value }),
+      (e: Error) => e.message.startsWith(`${name}: expected`) && why.test(e.message) && e.message.endsWith(`got '${value}'`), `${name}=${value}`);
+  }
 });
 
 test('each switch overrides its entry', () => {
