@@ -218,13 +218,17 @@ async function bench(op: string | undefined, values: { [K in "backend" | "dtype"
         op: op as BenchOp, dtype, sizes, ...(batch ? { batch } : {}), ...(repeats ? { repeats } : {}),
         ...(limits ? { limits } : {}), ...(vendor ? { vendor } : {}),
         targetBytes: benchTargetBytes(ctx.backend, op as BenchOp),
-        ...(values.backend === 'reference' ? { backendLabel: 'reference' } : {}),
       }));
     }
-    console.log(formatTable(benchRows, BENCH_COLUMNS, style));
-    rows = benchRows;
+    rows = namedBackend(benchRows, values.backend);
+    console.log(formatTable(rows, BENCH_COLUMNS, style));
   }
   if (values.json) writeJson(values.json, rows);
+}
+
+/** Rows of the reference backend say so in their backend column (its context's backend is 'cpu', as the fast one's). */
+function namedBackend<R extends { backend: string }>(rows: R[], choice: string | undefined): R[] {
+  return choice === 'reference' ? rows.map((r) => ({ ...r, backend: 'reference' })) : rows;
 }
 
 /** --devices: resident rows on one device then all listed, plus host-start rows (per-device and total throughput, scaling efficiency). */
@@ -313,7 +317,7 @@ async function main(argv: string[]): Promise<void> {
       if (choice === 'auto' || choice === 'cuda') warmDemoAhead(dtypes(values.dtype));
       const ctx = openFor(values.backend);
       console.error(`backend: ${ctx.describe()}`);
-      for (const dtype of dtypes(values.dtype)) console.log(formatTable(await runDemo(ctx, dtype), DEMO_COLUMNS));
+      for (const dtype of dtypes(values.dtype)) console.log(formatTable(namedBackend(await runDemo(ctx, dtype), values.backend), DEMO_COLUMNS));
       return;
     }
     case 'bench':

@@ -120,8 +120,6 @@ export interface BenchOptions {
   seed?: number;
   limits?: MachineLimits;
   vendor?: VendorBaseline;
-  /** The rows' backend column (default: the context's backend, 'cpu' or 'cuda'; the CLI says 'reference' for that one). */
-  backendLabel?: string;
 }
 
 import { defaultBatch } from '../core/bench-batch.js';
@@ -243,14 +241,14 @@ export function runBench(ctx: Context, options: BenchOptions): BenchRow[] {
   const rng = new Random(options.seed ?? 2026);
   for (const n of options.sizes) {
     const batch = options.batch ?? defaultBatch(op, dtype, n, options.targetBytes ?? 64 << 20);
-    progress(`bench ${op} ${dtype} n=${n} batch=${batch} on ${options.backendLabel ?? ctx.backend} ...`);
+    progress(`bench ${op} ${dtype} n=${n} batch=${batch} on ${ctx.backend} ...`);
     const cost = workload.cost(n);
     const prepared = workload.prepare(ctx, n, batch, rng);
     try {
       const first = firstCall(ctx, prepared.run);
       const ms = timeRepeats(ctx, prepared.run, prepared.reset, repeats);
       const gflops = (cost.flops * batch) / (ms * 1e6);
-      const row: BenchRow = { op, dtype, n, batch, backend: options.backendLabel ?? ctx.backend, ms, firstMs: first.ms, ...(first.from ? { firstFrom: first.from } : {}), gflops, gbs: (cost.bytes * batch) / (ms * 1e6) };
+      const row: BenchRow = { op, dtype, n, batch, backend: ctx.backend, ms, firstMs: first.ms, ...(first.from ? { firstFrom: first.from } : {}), gflops, gbs: (cost.bytes * batch) / (ms * 1e6) };
       const taken = ctx.lastRoute;
       if (taken !== undefined) row.route = `${taken.op === op ? '' : `${taken.op}: `}${taken.gpu ? taken.route : 'cpu (fallback)'}`;
       const notes: string[] = [];

@@ -1,7 +1,8 @@
 /**
  * The one error type of myriad. Bad arguments are thrown before anything reaches native code;
- * numerical failure (not positive definite, singular) is never thrown by the LAPACK-level
- * functions: it is reported per matrix in `info`.
+ * numerical failure (not positive definite, singular) is reported per matrix in `info` by the
+ * LAPACK-level functions, thrown (NUMERICAL) only where the call asks (`check: true`, assertInfo)
+ * and by the array level's plain functions (their *Ex forms return info).
  */
 export type ErrorCode =
   | 'INVALID_ARGUMENT' // a value out of range, a missing field
