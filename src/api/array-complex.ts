@@ -16,7 +16,7 @@ import type { ComplexDType, FloatArray } from '../core/dtype.js';
 import { check } from '../core/errors.js';
 import type { Context } from './context.js';
 import {
-  allocLike, broadcastShapes, checkOptions, countOf, describeTrans, isVector, markNonFinite, numpyRhs, poisonFailed, rhsStack,
+  allocLike, broadcastShapes, checkOptions, countOf, describeTrans, isVector, markNonFinite, markNonFiniteTriangle, numpyRhs, poisonFailed, rhsStack,
   sameDtype, sameShape, sourceIndices, squareStack, stackOf, vectorStack, withShape,
   type CholeskyOptions, type EighOptions, type EighResult, type InvOptions, type LuResult, type NDArray, type Stack, type SvdResult,
   type TriangularSolveOptions, type WithInfo,
@@ -104,7 +104,7 @@ export function choleskyEx<T extends FloatArray>(ctx: Context, a: NDArray<T>, op
   for (let m = 0; m < count; m++)
     for (let i = 0; i < n; i++)
       for (let j = 0; j < n; j++) if (upper ? j < i : j > i) factor.data.fill(0, 2 * (m * n * n + i * n + j), 2 * (m * n * n + i * n + j) + 2);
-  markNonFinite(info, a.data, 2 * n * n, n);
+  markNonFiniteTriangle(info, a.data, n, !upper, 2);
   poisonFailed(factor, info, 2 * n * n);
   return { factor, info };
 }
@@ -181,7 +181,9 @@ export function invEx<T extends FloatArray>(ctx: Context, a: NDArray<T>, options
     info = ctx.gesv({ a: zbatch(work, z, n, n, count, 'a'), b: zbatch(x, z, n, n, count, 'b') }).info;
   }
   const inverse = out(toRow(x, count, n, n), a.shape, z);
-  markNonFinite(info, a.data, 2 * n * n, n);
+  // The SPD path reads A's lower triangle only (poti's uplo), the general one all of A.
+  if (assume === 'spd') markNonFiniteTriangle(info, a.data, n, true, 2);
+  else markNonFinite(info, a.data, 2 * n * n, n);
   poisonFailed(inverse, info, 2 * n * n);
   return { inverse, info };
 }

@@ -202,6 +202,22 @@ export function markNonFinite(info: Int32Array, data: ArrayLike<number>, per: nu
   }
 }
 
+/**
+ * markNonFinite for the functions that read one triangle of each n x n matrix of a row-major stack
+ * (cholesky, inv of an SPD matrix; numpy's cholesky uses only that triangle too): NaN or Inf in the
+ * other triangle is never read and sets nothing. `lower`: elements (i, j) with j <= i, else j >= i;
+ * `parts`: 2 for complex (re, im) pairs.
+ */
+export function markNonFiniteTriangle(info: Int32Array, data: ArrayLike<number>, n: number, lower: boolean, parts: 1 | 2 = 1): void {
+  for (let m = 0; m < info.length; m++) {
+    const base = m * n * n * parts;
+    rows: for (let i = 0; i < n; i++) {
+      const from = base + (i * n + (lower ? 0 : i)) * parts, to = base + (i * n + (lower ? i : n - 1)) * parts + parts;
+      for (let k = from; k < to; k++) { const v = data[k]!; if (v - v !== 0) { info[m] = n + 2; break rows; } }
+    }
+  }
+}
+
 /** Fills matrix i of a contiguous stack with NaN for every i whose info is non-zero (or that `failed` names). */
 export function poisonFailed(out: NDArray, info: Int32Array, perMatrix: number, failed = (code: number): boolean => code !== 0): void {
   info.forEach((v, i) => { if (failed(v)) out.data.fill(NaN, i * perMatrix, (i + 1) * perMatrix); });
@@ -348,7 +364,7 @@ export function choleskyEx<T extends FloatArray>(ctx: Context, a: NDArray<T>, op
     for (let i = 0; i < n; i++)
       for (let j = 0; j < n; j++) if (upper ? j < i : j > i) factor.data[base + i * n + j] = 0;
   }
-  markNonFinite(info, a.data, n * n, n);
+  markNonFiniteTriangle(info, a.data, n, !upper);
   poisonFailed(factor, info, n * n);
   return { factor, info };
 }
@@ -463,7 +479,7 @@ function invSpd<T extends FloatArray>(ctx: Context, a: NDArray<T>): WithInfo<{ i
     const o = m * n * n;
     for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) d[o + i * n + j] = d[o + j * n + i]!;
   }
-  markNonFinite(info, a.data, n * n, n);
+  markNonFiniteTriangle(info, a.data, n, true);
   poisonFailed(inverse, info, n * n);
   return { inverse, info };
 }

@@ -254,6 +254,27 @@ describe('9. counts, value formatting, other realms, misspelled keys', () => {
   });
 });
 
+describe('7b. cholesky and inv of an SPD matrix look for NaN/Inf only in the triangle they read (numpy\'s cholesky)', () => {
+  // [[4, x], [2, 3]] row-major: the lower triangle (4; 2, 3) is read, x never.
+  const real = (x: number, y = 2): m.NDArray<Float64Array> => m.ndarray(new Float64Array([4, x, y, 3]), [2, 2]);
+  const cplx = (x: number, y = 2): m.NDArray<Float64Array> => m.ndarray(new Float64Array([4, 0, x, x, y, -1, 3, 0]), [2, 2], { dtype: 'complex128' });
+  for (const [kind, make] of [['real', real], ['complex', cplx]] as const) {
+    it(`${kind}: NaN or Inf in the other triangle changes nothing; in the one read, info p + 2`, () => {
+      for (const bad of [NaN, Infinity]) {
+        assert.deepEqual([...m.cholesky(make(bad)).data], [...m.cholesky(make(2)).data]);
+        assert.deepEqual([...m.inv(make(bad), { assume: 'spd' }).data], [...m.inv(make(2), { assume: 'spd' }).data]);
+        assert.deepEqual([...m.choleskyEx(make(2, bad)).info], [4]);
+        assert.deepEqual([...m.invEx(make(2, bad), { assume: 'spd' }).info], [4]);
+        // upper: the other way round.
+        assert.deepEqual([...m.choleskyEx(make(bad), { upper: true }).info], [4]);
+        assert.deepEqual([...m.choleskyEx(make(2, bad), { upper: true }).info], [0]);
+        // inv without assume reads all of A.
+        assert.deepEqual([...m.invEx(make(bad)).info], [4]);
+      }
+    });
+  }
+});
+
 describe('8. the array level follows numpy 2 broadcasting', () => {
   const a = m.ndarray(new Float64Array([2, 0, 0, 4, 1, 0, 0, 2]), [2, 2, 2]); // diag(2, 4), diag(1, 2)
   it('solve: a 2-D b is one matrix of right-hand sides broadcast over the batch', () => {
