@@ -14,7 +14,7 @@
 import { list, strided, type Batch, type StridedBatch } from '../core/batch.js';
 import { allocate, dtypeOfArray, type ComplexDType, type ElementType, type FloatArray } from '../core/dtype.js';
 import { complexInfo, dtypeInfo, isComplexDType, isElementType } from '../core/dtype-table.js';
-import { check, checkKeys, describeValue } from '../core/errors.js';
+import { MyriadError, check, checkKeys, describeValue } from '../core/errors.js';
 import { failureError, spanNonFinite, type Failure, type InfoOp } from '../core/info.js';
 import type { Context } from './context.js';
 
@@ -162,7 +162,14 @@ function copyOf<T extends FloatArray>(a: NDArray<T>): NDArray<T> {
 
 /** A new zeroed array of `like`'s type. */
 export function allocLike<T extends FloatArray>(like: T, length: number): T {
-  return allocate(dtypeOfArray(like, 'data'), length) as T;
+  const dtype = dtypeOfArray(like, 'data');
+  try {
+    return allocate(dtype, length) as T;
+  } catch (e) {
+    // A broadcast too large for one array (numpy's MemoryError): an error naming the shapes, not V8's RangeError.
+    if (e instanceof RangeError) throw new MyriadError('BOUNDS', `the result needs ${length} ${dtype} elements, more than one array holds`, 'shape');
+    throw e;
+  }
 }
 
 export function sameDtype(a: NDArray, b: NDArray, bName: string, aName = 'a'): void {
@@ -239,7 +246,7 @@ export function noOptions(op: string, extra: readonly unknown[]): void {
 const BOOLEAN_OPTIONS: ReadonlySet<string> = new Set(['upper', 'left', 'transpose', 'adjoint', 'unitDiagonal']);
 
 export function checkOptions(options: unknown, keys: readonly string[]): void {
-  check(typeof options === 'object' && options !== null, 'INVALID_ARGUMENT', 'options', `expected an object, got ${describeValue(options)}`);
+  check(typeof options === 'object' && options !== null && !Array.isArray(options), 'INVALID_ARGUMENT', 'options', `expected an object, got ${describeValue(options)}`);
   checkKeys(options, keys, 'options');
   for (const key of keys) {
     const value = (options as Record<string, unknown>)[key];
@@ -267,6 +274,7 @@ function broadcastShapes(x: readonly number[], y: readonly number[], argument: s
 /** For each matrix of the broadcast batch `out`, the index of its source in a stack of batch shape `from`. */
 function sourceIndices(from: readonly number[], out: readonly number[]): number[] {
   const count = out.reduce((p, d) => p * d, 1);
+  check(count < 2 ** 32, 'BOUNDS', 'shape', `the broadcast batch [${out.join(', ')}] holds ${count} matrices, more than one call takes`);
   const idx = new Array<number>(count);
   for (let k = 0; k < count; k++) {
     let rest = k, src = 0, scale = 1;

@@ -6,7 +6,7 @@
  * it, naming the argument), so row-major data from the array level needs no `order: 'row'` and no
  * index arithmetic: `posv({ a: P, b: x })` with P [count, n, n] and x [count, n, 1].
  */
-import { batchCount, isBatch, type Batch, type StridedBatch } from '../core/batch.js';
+import { batchComplex, batchCount, isBatch, validateBatch, type Batch, type StridedBatch } from '../core/batch.js';
 import { allocate, dtypeOfArray, type FloatArray } from '../core/dtype.js';
 import { MyriadError, check, checkKeys, describeValue } from '../core/errors.js';
 import { isDeviceStorage, type Storage } from '../core/storage.js';
@@ -112,7 +112,10 @@ export const BATCH_KEYS: readonly string[] = ['a', 'b', 'c', 'w', 's', 'u', 'vt'
  */
 export function asArray<T extends FloatArray>(batch: Batch<T>): { readonly data: T; readonly shape: readonly number[] } {
   check(isBatch(batch), 'INVALID_ARGUMENT', 'batch', `expected a batch (strided() or list()), got ${describeValue(batch)}`);
+  validateBatch(batch, 'batch');
   if (batch.kind === 'variable') throw new MyriadError('SHAPE', 'a variable batch holds matrices of different shapes: it has no [count, rows, cols] form', 'batch');
+  const complex = batchComplex(batch, 'batch');
+  if (complex !== undefined) throw new MyriadError('UNSUPPORTED', `a ${complex} batch: asArray makes real row-major arrays only (complex arrays come from ndarray(data, shape, { dtype }))`, 'batch');
   const { rows, cols, ld, order } = batch;
   const count = batchCount(batch);
   const sources = batch.kind === 'strided'

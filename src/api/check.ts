@@ -30,8 +30,12 @@ export function assertInfo(info: Int32Array | { info: IntStorage }, op: InfoOp, 
   check(INFO_OPS.includes(op), 'ENUM', 'op', `expected one of ${INFO_OPS.join(', ')}, got ${describeValue(op)}`);
   check(a === undefined || isArrayView(a) || isBatch(a), 'INVALID_ARGUMENT', 'a', `expected the call's a (a batch or an array), got ${describeValue(a)}`);
   const batch = a === undefined ? undefined : isArrayView(a) ? batchOf(a, {}, 'a') : a;
-  const outputs: Record<string, Batch<Storage> | undefined> = { a: batch };
-  throwFailures(op, codes, batch === undefined ? codes.length : Math.min(codes.length, batchCount(batch)), batch, outputs, '');
+  // One info code per matrix of a, or a single matrix broadcast over every code (numpy's rule for
+  // the array level's a against a batch of b); any other count would leave codes unread.
+  const held = batch === undefined ? codes.length : batchCount(batch);
+  check(held === codes.length || held === 1, 'SHAPE', 'a', `holds ${held} matrices but info has ${codes.length} codes (give the call's a, or one matrix broadcast over them)`);
+  const outputs: Record<string, Batch<Storage> | undefined> = { a: held === codes.length ? batch : undefined };
+  throwFailures(op, codes, codes.length, batch, outputs, '');
 }
 
 function isBatchResult(x: unknown): x is { info: IntStorage } {
@@ -68,7 +72,7 @@ function throwFailures(op: InfoOp, codes: Int32Array, count: number, a: Batch<St
 }
 
 function orderOf(op: InfoOp, a: Batch<Storage>, i: number): number {
-  const m = matrixAt(a, i);
+  const m = matrixAt(a, Math.min(i, batchCount(a) - 1));
   return orderKind(op) === 'min' ? Math.min(m.rows, m.cols) : m.cols;
 }
 

@@ -160,6 +160,8 @@ export class Context extends ContextOperations {
   subtract<T extends FloatArray>(a: NDArray<T>, b: NDArray<T> | number, ...none: never[]): NDArray<T> { return elementwise.subtract(a, b, ...none); }
   /** alpha * a; on the host. */
   scale<T extends FloatArray>(a: NDArray<T>, alpha: number, ...none: never[]): NDArray<T> { return elementwise.scale(a, alpha, ...none); }
+  /** a broadcast to `shape` (numpy's broadcast_to, as a writable copy); on the host. */
+  broadcastTo<T extends FloatArray>(a: NDArray<T>, shape: readonly number[], ...none: never[]): NDArray<T> { return elementwise.broadcastTo(a, shape, ...none); }
 
   // -------------------------------------------------------------------------------------------
   // Device memory (CUDA contexts) and waiting

@@ -59,7 +59,8 @@ export function scale<T extends FloatArray>(a: NDArray<T>, alpha: number, ...non
  * A new contiguous array of `a` broadcast to `shape` (numpy's broadcast_to, but a copy: the
  * result can be written, e.g. as the in-place `a` of a LAPACK-level call).
  */
-export function broadcastTo<T extends FloatArray>(a: NDArray<T>, shape: readonly number[]): NDArray<T> {
+export function broadcastTo<T extends FloatArray>(a: NDArray<T>, shape: readonly number[], ...none: never[]): NDArray<T> {
+  noOptions('broadcastTo', none);
   checked(a, 'a');
   checkShape(shape, 'shape');
   const target = broadcastAll(a.shape, shape, 'broadcastTo');

@@ -148,9 +148,11 @@ export function checkFlag(args: unknown): boolean {
 
 function scalar(v: unknown, fallback: number, argument: string): number {
   if (v === undefined) return fallback;
-  if (typeof v !== 'number' || Number.isNaN(v)) {
+  // Infinity too: Inf times the exact zeros of a product is NaN, and where a kernel scales the sum
+  // or its terms decides which zeros meet it (the backends would differ).
+  if (typeof v !== 'number' || !Number.isFinite(v)) {
     if (Array.isArray(v)) throw new MyriadError('INVALID_ARGUMENT', `expected a number: a pair [re, im] needs complex batches, got ${describeValue(v)}`, argument);
-    throw new MyriadError('INVALID_ARGUMENT', `expected a number, got ${describeValue(v)}`, argument);
+    throw new MyriadError('INVALID_ARGUMENT', `expected a finite number, got ${describeValue(v)}`, argument);
   }
   return v;
 }
@@ -198,13 +200,13 @@ function checkBatches(op: string, batches: readonly [Batch<Storage>, string][]):
 
 /**
  * A complex scalar argument (alpha, beta of a complex call): a number x is (x, 0), a pair
- * [re, im] is itself; NaN parts and anything else are INVALID_ARGUMENT naming `argument`.
+ * [re, im] is itself; NaN or infinite parts and anything else are INVALID_ARGUMENT naming `argument`.
  */
 export function complexScalar(v: unknown, fallback: ComplexScalar, argument: string): ComplexScalar {
   if (v === undefined) return fallback;
-  if (typeof v === 'number' && !Number.isNaN(v)) return [v, 0];
-  if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'number' && !Number.isNaN(x))) return [v[0] as number, v[1] as number];
-  throw new MyriadError('INVALID_ARGUMENT', `expected a number or a pair [re, im] of numbers, got ${describeValue(v)}`, argument);
+  if (typeof v === 'number' && Number.isFinite(v)) return [v, 0];
+  if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'number' && Number.isFinite(x))) return [v[0] as number, v[1] as number];
+  throw new MyriadError('INVALID_ARGUMENT', `expected a finite number or a pair [re, im] of finite numbers, got ${describeValue(v)}`, argument);
 }
 
 /** Checks one integer output/input array: an Int32Array (or int32 device memory) of at least `length`. */
@@ -654,7 +656,8 @@ export function prepareGetri<S extends Storage>(input: GetriArgs<S>, alloc: IntA
   return { a: args.a, ipiv, pivotStride, info: intsOrNew(info, count, alloc, 'info') };
 }
 
-function checkPivots(a: Batch<Storage>, ipiv: Int32Array, count: number, pivotStride: number): void {
+/** Every pivot of every matrix within [j, n - 1] (0-based, as getrf returns them); a prepared call checks them per run. */
+export function checkPivots(a: Batch<Storage>, ipiv: Int32Array, count: number, pivotStride: number): void {
   for (let i = 0; i < count; i++) {
     const n = dims(a, i)[0];
     for (let j = 0; j < n; j++) {

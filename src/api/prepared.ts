@@ -22,8 +22,9 @@ import { MyriadError } from '../core/errors.js';
 import type { OpName } from '../core/ops.js';
 import { checkNoOverlaps, type Operand } from '../core/overlap.js';
 import { isDeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
+import { isInt32Array } from '../core/dtype.js';
 import { OP_NAMES, OUTPUTS } from '../core/op-specs.js';
-import { VALIDATORS, checkFlag, type IntAllocator } from './prepare.js';
+import { VALIDATORS, checkFlag, checkPivots, type IntAllocator } from './prepare.js';
 import { bridgeArgs } from './bridge.js';
 
 /** The storages a prepared call may be given anew, by argument name. */
@@ -86,11 +87,15 @@ function prepareCall(host: PreparedHost, op: OpName, args: unknown): PreparedCal
   const request = withValidatedScans(() => validate(args, host.intsFor(args))) as Request;
   const slots = slotPlans(args as Record<string, unknown>, request);
   const count = countOf(request);
+  // Pivots the call reads (getrs, getri) are data, not layout: their values are checked on every run,
+  // as a plain call checks them (a new ipiv, or the prepared one changed since, could point outside A).
+  const readsPivots = 'ipiv' in request && !OUTPUTS[op].includes('ipiv');
   const run = (storages?: PreparedStorages): unknown => {
-    if (storages === undefined) return host.execute(op, request, checked);
-    if (typeof storages !== 'object' || storages === null)
+    if (storages !== undefined && (typeof storages !== 'object' || storages === null || Array.isArray(storages)))
       throw new MyriadError('INVALID_ARGUMENT', `a prepared ${op} takes { ${slots.map((s) => s.slot).join(', ')} } or nothing`, 'storages');
-    return host.execute(op, substitute(op, request, slots, storages, count, OUTPUTS[op]), checked);
+    const r = storages === undefined ? request : substitute(op, request, slots, storages, count, OUTPUTS[op]);
+    if (readsPivots && isInt32Array(r.ipiv)) checkPivots(r.a as Batch<Storage>, r.ipiv, count, r.pivotStride as number);
+    return host.execute(op, r, checked);
   };
   return Object.assign(run, { op });
 }

@@ -176,8 +176,12 @@ export function list<S extends Storage>(
   const cols = nonNegativeInt(options.cols ?? rows, `${name}.cols`);
   const ld = nonNegativeInt(options.ld ?? Math.max(1, order === 'col' ? rows : cols), `${name}.ld`);
   checkShape(rows, cols, ld, order, name);
-  const entries = matrices.map((m): ListEntry<S> =>
-    isEntry<S>(m) ? { data: m.data, offset: m.offset ?? 0 } : { data: m as S, offset: 0 });
+  const entries = matrices.map((m, i): ListEntry<S> => {
+    if (!isEntry<S>(m)) return { data: m as S, offset: 0 };
+    // A member's own ld or rows would be ignored (the list's are every member's): an error, not a silent default.
+    checkKeys(m, LIST_ENTRY_KEYS, `${name}.matrices[${i}]`);
+    return { data: m.data, offset: m.offset ?? 0 };
+  });
   const complex = elementOption(options.dtype, entries.map((m) => m.data), name);
   entries.forEach((m, i) => { storageLength(m.data, `${name}.matrices[${i}].data`, '', complex); nonNegativeInt(m.offset, `${name}.matrices[${i}].offset`); });
   const b: ListBatch<S> = complex === undefined
@@ -224,6 +228,8 @@ export function variable<S extends Storage>(
 }
 
 const MEMBER_KEYS: readonly string[] = ['data', 'rows', 'cols', 'ld', 'offset'];
+/** A list member's keys: its storage and offset (the shape and ld are the list's). */
+const LIST_ENTRY_KEYS: readonly string[] = ['data', 'offset'];
 
 /** Whether every own enumerable key of `o` is one of `allowed` (checkKeys without its message). */
 function hasOnlyKeys(o: object, allowed: readonly string[]): boolean {
@@ -441,10 +447,12 @@ export function validateBatch(b: Batch<Storage>, argument: string): void {
     }
     return;
   }
+  // A batch written by hand: its members must be an array of objects before any is read.
+  check(Array.isArray(b.matrices), 'INVALID_ARGUMENT', `${argument}.matrices`, `expected an array of matrices, got ${describeValue(b.matrices)}`);
   if (b.kind === 'list') {
     checkShape(b.rows, b.cols, b.ld, b.order, argument);
     const last = b.rows > 0 && b.cols > 0 ? lastElement(b.rows, b.cols, b.ld, b.order) : -1;
-    b.matrices.forEach((m, i) => checkPlace(b, m.data, m.offset, last, complex, argument, i));
+    b.matrices.forEach((m, i) => { checkMember(m, argument, i); checkPlace(b, m.data, m.offset, last, complex, argument, i); });
     return;
   }
   // Variable: every shape first, then every member's place in its buffer (the order errors come
@@ -456,12 +464,18 @@ export function validateBatch(b: Batch<Storage>, argument: string): void {
   const ms = b.matrices;
   for (let i = 0; i < ms.length; i++) {
     const m = ms[i]!;
+    checkMember(m, argument, i);
     if (!shapeOk(m.rows, m.cols, m.ld, b.order)) checkShape(m.rows, m.cols, m.ld, b.order, `${argument}.matrices[${i}]`);
   }
   for (let i = 0; i < ms.length; i++) {
     const m = ms[i]!;
     checkPlace(b, m.data, m.offset, m.rows > 0 && m.cols > 0 ? lastElement(m.rows, m.cols, m.ld, b.order) : -1, complex, argument, i);
   }
+}
+
+/** A member of a list or variable batch is an object (a batch written by hand may hold anything). */
+function checkMember(m: unknown, argument: string, i: number): void {
+  if (typeof m !== 'object' || m === null) throw new MyriadError('INVALID_ARGUMENT', `expected a matrix { data, ... }, got ${describeValue(m)}`, `${argument}.matrices[${i}]`);
 }
 
 /**
@@ -524,6 +538,7 @@ function scanMembers(ms: readonly MatrixView<Storage>[], order: Order, parts: nu
   let data: Storage | undefined, length = 0, place: StoragePlace | undefined, base = 0, elem = 0;
   for (let i = 0; i < ms.length; i++) {
     const m = ms[i]!;
+    if (typeof m !== 'object' || m === null) return false;
     const rows = m.rows, cols = m.cols, ld = m.ld, offset = m.offset;
     // shapeOk and isCount, their int32 case first (the cheaper test).
     const small = isSmallCount(rows) && isSmallCount(cols) && isSmallCount(ld) && isSmallCount(offset) && ld >= 1 && ld >= (col ? rows : cols);

@@ -1,4 +1,4 @@
-import { MyriadError } from './errors.js';
+import { MyriadError, describeValue } from './errors.js';
 
 /** Which triangle of a matrix is referenced. */
 export type Uplo = 'lower' | 'upper';
@@ -14,7 +14,7 @@ export type Order = 'col' | 'row';
 /** Parses one of `allowed`, or throws an ENUM error naming the argument and the allowed values. */
 export function parseEnumValue<T extends string>(value: unknown, allowed: readonly T[], argument: string): T {
   if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
-  throw new MyriadError('ENUM', `expected one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${JSON.stringify(value)}`, argument);
+  throw new MyriadError('ENUM', `expected one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${describeValue(value)}`, argument);
 }
 
 const UPLOS = ['lower', 'upper'] as const;

@@ -46,6 +46,13 @@ export function describeInfo(op: InfoOp, code: number, p: number, nonFinite = fa
   if (!Object.hasOwn(FAMILY, op)) throw new MyriadError('ENUM', `expected one of ${INFO_OPS.join(', ')}, got ${describeValue(op)}`, 'op');
   if (!Number.isSafeInteger(code)) throw new MyriadError('INVALID_ARGUMENT', `expected an integer info code, got ${describeValue(code)}`, 'code');
   if (!Number.isSafeInteger(p) || p < 0) throw new MyriadError('INVALID_ARGUMENT', `expected the matrix's order, a non-negative integer, got ${describeValue(p)}`, 'p');
+  // No operation reports past p + 2 (NaN/Inf).
+  if (p > 0 && code > p + 2) throw new MyriadError('INVALID_ARGUMENT', `info ${code} is past what a matrix of order ${p} can report (at most ${p + 2})`, 'code');
+  return codeWords(op, code, p, nonFinite);
+}
+
+/** describeInfo's words once its arguments are known good (the failures of a call: p may be 0 where the matrices are not given). */
+function codeWords(op: InfoOp, code: number, p: number, nonFinite: boolean): string {
   if (code === 0 && !nonFinite) return 'success';
   if (code === p + 2 && code > 0 && (FAMILY[op] === 'jacobi' || isArrayLevel(op))) return 'NaN/Inf in the input';
   // Seen in the call's outputs afterwards: the input's NaN/Inf carried through, or a finite result that overflowed.
@@ -82,7 +89,7 @@ export interface Failure { index: number; code: number; order: number; nonFinite
  * meaning ("#3 not positive definite (the leading minor of order 2)"). `hint` ends the message.
  */
 export function failureError(op: InfoOp, failures: readonly Failure[], total: number, hint: string, label: string = op): MyriadError {
-  const first = failures.slice(0, 5).map((f) => `#${f.index} ${describeInfo(op, f.code, f.order, f.nonFinite)} (info ${f.code})`);
+  const first = failures.slice(0, 5).map((f) => `#${f.index} ${codeWords(op, f.code, f.order, f.nonFinite)} (info ${f.code})`);
   return new MyriadError('NUMERICAL',
     `${label}: ${total} of the matrices failed: ${first.join('; ')}${total > first.length ? '; ...' : ''}${hint}`);
 }

@@ -317,3 +317,70 @@ describe('bench tables', () => {
     assert.equal(formatNumber(12.345, 1), '12.3');
   });
 });
+
+describe('9. paths around the full validation: prepared pivots, hand-built batches, helpers, scalars', () => {
+  const ctx = m.open({ backend: 'cpu' });
+  const eye = (): Float64Array => new Float64Array([1, 0, 0, 1]);
+  const one = (data: Float64Array, cols = 2) => strided(data, { rows: 2, cols, count: 1 });
+  it('a prepared getrs or getri checks the pivots it reads on every run, given anew or changed since', () => {
+    const B = new Float64Array([1, 2]), piv = new Int32Array([0, 1]);
+    const f = ctx.prepare.getrs({ a: one(eye()), ipiv: piv, b: one(B, 1) });
+    throwsArg(() => f({ ipiv: new Int32Array([5, 1]) }), 'INVALID_ARGUMENT', 'ipiv', /pivot 0 is 5/);
+    piv[0] = -1;
+    throwsArg(() => f(), 'INVALID_ARGUMENT', 'ipiv', /pivot 0 is -1/);
+    assert.deepEqual([...B], [1, 2]);
+    piv[0] = 1;
+    f();
+    assert.deepEqual([...B], [2, 1]);
+    const A = eye(), p2 = new Int32Array([0, 1]);
+    const g = ctx.prepare.getri({ a: one(A), ipiv: p2 });
+    p2[1] = 2;
+    throwsArg(() => g(), 'INVALID_ARGUMENT', 'ipiv', /pivot 1 is 2/);
+    assert.deepEqual([...A], [1, 0, 0, 1]);
+    throwsArg(() => g([] as never), 'INVALID_ARGUMENT', 'storages');
+  });
+  it('enum values that are not strings are named by value (bigint, NaN, a symbol), not a TypeError', () => {
+    const a = (): ReturnType<typeof one> => one(new Float64Array([4, 0, 0, 4]));
+    throwsArg(() => ctx.potrf({ a: a(), uplo: 1n as never }), 'ENUM', 'uplo', /got 1n \(a bigint\)$/);
+    throwsArg(() => ctx.potrf({ a: a(), uplo: NaN as never }), 'ENUM', 'uplo', /got NaN$/);
+    throwsArg(() => ctx.potrf({ a: a(), uplo: Symbol('x') as never }), 'ENUM', 'uplo', /got Symbol\(x\)$/);
+    throwsArg(() => m.open({ backend: 1n as never }), 'ENUM', 'backend');
+  });
+  it('hand-built and constructed list and variable batches: members are objects, a list member has data and offset only', () => {
+    const x = new Float64Array([4, 99, 0, 99, 0, 4]);
+    throwsArg(() => list([{ data: x, offset: 0, ld: 3 } as never], { rows: 2 }), 'INVALID_ARGUMENT', 'list.matrices[0].ld');
+    assert.deepEqual([...x], [4, 99, 0, 99, 0, 4]);
+    for (const kind of ['list', 'variable'] as const) {
+      throwsArg(() => ctx.potrf({ a: { kind, order: 'col', rows: 2, cols: 2, ld: 2, matrices: [null] } as never }), 'INVALID_ARGUMENT', 'a.matrices[0]');
+      throwsArg(() => ctx.potrf({ a: { kind, order: 'col', rows: 2, cols: 2, ld: 2 } as never }), 'INVALID_ARGUMENT', 'a.matrices');
+    }
+  });
+  it('asArray validates the batch and refuses complex ones', () => {
+    throwsArg(() => m.asArray({ kind: 'strided', data: new Float64Array(4), rows: 3, cols: 3, count: 2, ld: 3, stride: 9, offset: 0, order: 'row' } as never), 'BOUNDS', 'batch.data');
+    throwsArg(() => m.asArray(strided(new Float64Array(8), { rows: 2, count: 1, dtype: 'complex128' }) as never), 'UNSUPPORTED', 'batch');
+    assert.deepEqual([...m.asArray(strided(new Float64Array([1, 2, 3, 4]), { rows: 2, count: 1 })).data], [1, 3, 2, 4]);
+  });
+  it('assertInfo reads every code: a of one matrix is broadcast, another count is an error; describeInfo refuses a code past p + 2', () => {
+    assert.throws(() => m.assertInfo(new Int32Array([0, 1]), 'potrf', strided(new Float64Array(9), { rows: 3, count: 1 })), /#1 not positive definite \(the leading minor of order 1\)/);
+    throwsArg(() => m.assertInfo(new Int32Array([0, 1, 0]), 'potrf', strided(new Float64Array(18), { rows: 3, count: 2 })), 'SHAPE', 'a', /holds 2 matrices but info has 3 codes/);
+    throwsArg(() => m.describeInfo('potrf', 9, 3), 'INVALID_ARGUMENT', 'code', /at most 5/);
+    assert.equal(m.describeInfo('syev', 5, 3), 'NaN/Inf in the input');
+  });
+  it('alpha and beta are finite: Inf times a product\'s exact zeros made the backends differ', () => {
+    const call = (over: object) => () => ctx.gemm({ a: one(eye()), b: one(eye()), c: one(new Float64Array(4)), ...over });
+    throwsArg(call({ alpha: Infinity }), 'INVALID_ARGUMENT', 'alpha', /finite/);
+    throwsArg(call({ beta: -Infinity }), 'INVALID_ARGUMENT', 'beta', /finite/);
+    const z = () => strided(new Float64Array(8), { rows: 2, count: 1, dtype: 'complex128' });
+    throwsArg(() => ctx.gemm({ a: z(), b: z(), c: z(), alpha: [1, Infinity] }), 'INVALID_ARGUMENT', 'alpha', /finite/);
+  });
+  it('the array level: a broadcast too large for one array is BOUNDS; broadcastTo takes no options and is on the context; an array is not an options object', () => {
+    const big = { data: new Float64Array(1 << 17), shape: [1 << 17, 1, 1, 1] }, other = { data: new Float64Array(1 << 17), shape: [1 << 17, 1, 1] };
+    throwsArg(() => m.matmul(big, other), 'BOUNDS', 'shape');
+    throwsArg(() => m.solve(big, other), 'BOUNDS', 'shape');
+    throwsArg(() => m.broadcastTo(m.ndarray(new Float64Array(3), [1, 3]), [2 ** 31, 1, 3]), 'BOUNDS', 'shape');
+    const row = m.ndarray(new Float64Array([1, 2, 3]), [1, 3]);
+    throwsArg(() => m.broadcastTo(row, [2, 3], { bogus: 1 } as never), 'INVALID_ARGUMENT', 'options');
+    assert.deepEqual([...ctx.broadcastTo(row, [2, 3]).data], [1, 2, 3, 1, 2, 3]);
+    throwsArg(() => m.cholesky(m.ndarray(spd2(1), [2, 2]), [] as never), 'INVALID_ARGUMENT', 'options', /an array/);
+  });
+});
