@@ -41,6 +41,14 @@ export interface ListEntry<S = Storage> {
   readonly data: S;
   readonly offset: number;
 }
+/** A member as list() takes it: a storage, or a view of it whose rows, cols and ld (if given) are the list's. */
+export interface ListMember<S = Storage> {
+  readonly data: S;
+  readonly offset?: number;
+  readonly rows?: number;
+  readonly cols?: number;
+  readonly ld?: number;
+}
 
 export interface ListBatch<S = Storage> {
   readonly kind: 'list';
@@ -163,7 +171,7 @@ const hint = (filled: readonly string[]): string => (filled.length === 0 ? '' : 
  * fit of each matrix in its buffer is checked by the call (or here, given `argument`).
  */
 export function list<S extends Storage>(
-  matrices: readonly (S | ListEntry<S>)[],
+  matrices: readonly (S | ListMember<S>)[],
   options: { rows: number; cols?: number; ld?: number; order?: Order; dtype?: ElementType },
   argument?: string,
 ): ListBatch<S> {
@@ -176,10 +184,17 @@ export function list<S extends Storage>(
   const cols = nonNegativeInt(options.cols ?? rows, `${name}.cols`);
   const ld = nonNegativeInt(options.ld ?? Math.max(1, order === 'col' ? rows : cols), `${name}.ld`);
   checkShape(rows, cols, ld, order, name);
+  const shared = { rows, cols, ld };
   const entries = matrices.map((m, i): ListEntry<S> => {
     if (!isEntry<S>(m)) return { data: m as S, offset: 0 };
-    // A member's own ld or rows would be ignored (the list's are every member's): an error, not a silent default.
-    checkKeys(m, LIST_ENTRY_KEYS, `${name}.matrices[${i}]`);
+    // A member may be a matrix view of the list's shape; a rows, cols or ld of its own would be
+    // ignored (the list's are every member's): an error, not a silent wrong layout.
+    checkKeys(m, MEMBER_KEYS, `${name}.matrices[${i}]`);
+    for (const key of ['rows', 'cols', 'ld'] as const) {
+      const own = (m as { [k in typeof key]?: unknown })[key];
+      if (own !== undefined && own !== shared[key])
+        throw new MyriadError('SHAPE', `is ${describeValue(own)} but the list's ${key} is ${shared[key]} (a list's matrices share its rows, cols and ld; matrices of other shapes make a variable() batch)`, `${name}.matrices[${i}].${key}`);
+    }
     return { data: m.data, offset: m.offset ?? 0 };
   });
   const complex = elementOption(options.dtype, entries.map((m) => m.data), name);
@@ -228,8 +243,6 @@ export function variable<S extends Storage>(
 }
 
 const MEMBER_KEYS: readonly string[] = ['data', 'rows', 'cols', 'ld', 'offset'];
-/** A list member's keys: its storage and offset (the shape and ld are the list's). */
-const LIST_ENTRY_KEYS: readonly string[] = ['data', 'offset'];
 
 /** Whether every own enumerable key of `o` is one of `allowed` (checkKeys without its message). */
 function hasOnlyKeys(o: object, allowed: readonly string[]): boolean {

@@ -346,10 +346,16 @@ describe('9. paths around the full validation: prepared pivots, hand-built batch
     throwsArg(() => ctx.potrf({ a: a(), uplo: Symbol('x') as never }), 'ENUM', 'uplo', /got Symbol\(x\)$/);
     throwsArg(() => m.open({ backend: 1n as never }), 'ENUM', 'backend');
   });
-  it('hand-built and constructed list and variable batches: members are objects, a list member has data and offset only', () => {
+  it('hand-built and constructed list and variable batches: members are objects, a list member\'s own shape is the list\'s', () => {
     const x = new Float64Array([4, 99, 0, 99, 0, 4]);
-    throwsArg(() => list([{ data: x, offset: 0, ld: 3 } as never], { rows: 2 }), 'INVALID_ARGUMENT', 'list.matrices[0].ld');
+    throwsArg(() => list([{ data: x, offset: 0, ld: 3 } as never], { rows: 2 }), 'SHAPE', 'list.matrices[0].ld', /is 3 but the list's ld is 2/);
+    throwsArg(() => list([{ data: x, rows: 3 } as never], { rows: 2, ld: 3 }), 'SHAPE', 'list.matrices[0].rows');
+    throwsArg(() => list([{ data: x, stride: 3 } as never], { rows: 2 }), 'INVALID_ARGUMENT', 'list.matrices[0].stride');
     assert.deepEqual([...x], [4, 99, 0, 99, 0, 4]);
+    // A view of the list's own shape is a member as it stands.
+    const y = new Float64Array([4, 0, 99, 0, 4, 99]);   // [[4, 0], [0, 4]] at ld 3
+    assert.deepEqual([...ctx.potrf({ a: list([{ data: y, rows: 2, cols: 2, ld: 3, offset: 0 }], { rows: 2, ld: 3 }) }).info], [0]);
+    assert.deepEqual([...y], [2, 0, 99, 0, 2, 99]);
     for (const kind of ['list', 'variable'] as const) {
       throwsArg(() => ctx.potrf({ a: { kind, order: 'col', rows: 2, cols: 2, ld: 2, matrices: [null] } as never }), 'INVALID_ARGUMENT', 'a.matrices[0]');
       throwsArg(() => ctx.potrf({ a: { kind, order: 'col', rows: 2, cols: 2, ld: 2 } as never }), 'INVALID_ARGUMENT', 'a.matrices');
