@@ -7,8 +7,9 @@
  * Copy-back is of whole spans where the gaps in a chunk's span belong to nobody the call writes
  * (they come back as they were read), and matrix by matrix, column by column, where they may: another
  * written operand in the same memory (A and B interleaved in one buffer for gesv, through one array
- * or two views of it), or the batch's own other matrices (a stride shorter than a matrix's extent,
- * as matrices stacked row-block-wise in one tall matrix), which other threads write meanwhile.
+ * or two views of it; info or ipiv in a batch's gaps), or the batch's own other matrices (a stride
+ * shorter than a matrix's extent, as matrices stacked row-block-wise in one tall matrix, a chunk of
+ * one matrix included), which other threads write meanwhile.
  */
 import { footprintOf } from './footprint.js';
 import type { Batch, MatrixView } from '../../core/batch.js';
@@ -57,10 +58,14 @@ export function stage(request: object, writes: readonly string[], arena: Arena):
   const out: Record<string, unknown> = {};
   const copyBack: CopyBack[] = [];
   const writtenStores = new Map<Memory, number>();
+  const count = (m: Memory): void => { writtenStores.set(m, (writtenStores.get(m) ?? 0) + 1); };
   for (const key of writes) {
     const v = (request as Record<string, unknown>)[key];
-    if (isBatch(v)) for (const s of storesOf(v)) writtenStores.set(s.buffer, (writtenStores.get(s.buffer) ?? 0) + 1);
+    if (isBatch(v)) for (const s of storesOf(v)) count(s.buffer);
   }
+  // info and ipiv come back whole: one placed in the gaps of a written batch's memory must not be
+  // overwritten by that batch's span as it was read.
+  for (const v of Object.values(request)) if (v instanceof Int32Array && !isShared(v)) count(v.buffer);
   for (const [key, value] of Object.entries(request)) {
     const written = writes.includes(key);
     if (value instanceof Int32Array) {
@@ -104,7 +109,9 @@ function stageBatch(
     copy.set(b.data.subarray(f * b.offset, f * b.offset + span));
     const staged: Batch<FloatArray> = { ...b, data: copy, offset: 0 };
     if (written) {
-      const interleaved = b.count > 1 && b.stride < footprint;
+      // A stride shorter than a matrix's extent: the span holds other matrices' elements, also where
+      // this chunk holds one matrix (a worker's share of a row-block stack), which others write meanwhile.
+      const interleaved = b.stride < footprint;
       if (interleaved || (writtenStores.get(b.data.buffer) ?? 0) > 1) {
         const views = Array.from({ length: b.count }, (_, p) => ({
           from: { data: copy, offset: f * p * b.stride, ld: f * b.ld, rows: f * b.rows, cols: b.cols },

@@ -223,8 +223,24 @@ describe('cpu-fast on worker threads matches the reference', () => {
     };
     conform(fastCpuBackend, { op: 'gesv', label: 'gesv on two views', build }, 4, 'float64');
   });
-  test('matrices stacked row-block-wise in one tall matrix (stride n, ld count n): each thread\'s copy-back keeps the others\' matrices', () => {
-    const n = 5, count = 9, ld = n * count;
+  test('info in a gap of the factored matrices\' own buffer: the copy-back of a worker\'s span leaves the caller\'s infos', () => {
+    // Six matrices over three threads, two each; the caller factors its own share in place. The gap
+    // after matrix 2 (inside the second share's span) holds info, matrices 0 and 4 are singular.
+    const n = 5, count = 6, stride = n * n + 3;   // a gap of three floats, six int32s, after each matrix
+    conform(fastCpuBackend, {
+      op: 'getrf', label: 'getrf, info in a gap',
+      build: (rng) => {
+        const buffer = new ArrayBuffer(8 * count * stride);
+        const a = new Float64Array(buffer);
+        for (let i = 0; i < a.length; i++) a[i] = rng.uniform();
+        for (const p of [0, 4]) for (let j = 0; j < n; j++) a[p * stride + j * n + 2] = 0;   // row 2 zero
+        const gapInfo = new Int32Array(buffer, 8 * (2 * stride + n * n), count);
+        return { a: strided(a, { rows: n, count, stride }), ipiv: pivots(count * n), pivotStride: n, info: gapInfo };
+      },
+    }, 8, 'float64');
+  });
+  for (const count of [9, 3]) test(`matrices stacked row-block-wise in one tall matrix (stride n, ld count n), ${count} of them: each thread's copy-back keeps the others' matrices${count === 3 ? ' (one matrix a thread)' : ''}`, () => {
+    const n = 5, ld = n * count;
     const stacked = (rng: Rng): Float64Array => {
       const data = new Float64Array(ld * n);
       for (let i = 0; i < data.length; i++) data[i] = rng.uniform();
@@ -233,6 +249,7 @@ describe('cpu-fast on worker threads matches the reference', () => {
     };
     const batch = (data: Float64Array) => strided(data, { rows: n, cols: n, ld, stride: n, count });
     conform(fastCpuBackend, { op: 'potrf', label: 'row-block potrf', build: (rng) => ({ uplo: 'lower', a: batch(stacked(rng)), info: info(count) }) }, 5, 'float64');
+    conform(fastCpuBackend, { op: 'getrf', label: 'row-block getrf', build: (rng) => ({ a: batch(stacked(rng)), ipiv: pivots(count * n), pivotStride: n, info: info(count) }) }, 7, 'float64');
     conform(fastCpuBackend, {
       op: 'gemm', label: 'row-block gemm C', tolerance: { keys: ['c'], eps: 4 * (n + 2), scale: n + 1, relative: true },   // gemm: within rounding
       build: (rng) => {
