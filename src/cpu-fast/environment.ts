@@ -125,9 +125,8 @@ export function checkThreadCount(n: number, shown: string, name: string): number
 
 /** MYRIAD_THREADS: undefined when unset or empty; a bad value is an error naming the variable. */
 export function threadsFromEnvironment(env: Environment): number | undefined {
-  const value = env.MYRIAD_THREADS;
-  if (value === undefined || value === '') return undefined;
-  return checkThreadCount(Number(value), `'${value}'`, 'MYRIAD_THREADS');
+  const value = given(env, 'MYRIAD_THREADS');
+  return value === undefined ? undefined : checkThreadCount(Number(value), `'${value}'`, 'MYRIAD_THREADS');
 }
 
 /** MYRIAD_PRINT_SOURCE=1. */
