@@ -9,8 +9,12 @@
 //    staged design's shapes (members a block, tm x tn a thread), and for 33-48 and 49-64 the
 //    tensor-core (float64) and tiled configurations (smaller tiles, fewer stages, more warps).
 // Prints markdown. Usage: MYRIAD_QUICK_FIRST=0 node scripts/probe/vbatched-small-sweep.mjs
+// Options by environment: DTYPES=float64 (default both), FROM=33 (classes whose bound is at least
+// this), MMA48 / MMA64='[[bm, bn, bk, wm, wn, stages, minBlocks], ...]' replace a class's mma list
+// (minBlocks 0 or absent: none); ALIGN=1: the kernel-alone rows on members at 16-byte aligned
+// offsets with even leading dimensions (what misaligned members cost the 16-byte copies).
 // (MYRIAD_QUICK_FIRST=0: every kernel its optimised build before it runs; the timings are of those).
-import { open, strided } from '../../dist/src/index.js';
+import { open, strided, variable } from '../../dist/src/index.js';
 import { logUniformSizes, VBATCHED_WORKLOADS, vbatchedRequest } from '../../dist/src/bench/vbatched.js';
 import { deviceFormCall } from '../../dist/src/bench/vbatched-device.js';
 import { vendorGemm } from '../../dist/src/bench/vbatched-vendor.js';
@@ -33,7 +37,9 @@ const dev = ctx.deviceBackend.device;
 const base = tuningFor(dev.info.arch, 'gemm');
 const { count, max } = VBATCHED_WORKLOADS.a;
 const all = logUniformSizes(count, max, 1);
-const CLASSES = [[1, 8], [9, 16], [17, 24], [25, 32], [33, 48], [49, 64]];
+const FROM = Number(process.env.FROM ?? 1);
+const CLASSES = [[1, 8], [9, 16], [17, 24], [25, 32], [33, 48], [49, 64]].filter(([, bound]) => bound >= FROM);
+const DTYPES = (process.env.DTYPES ?? 'float64,float32').split(',');
 const REPEATS = 7;
 
 // The team design's shapes (threads a member, members a block) per bound.
@@ -50,6 +56,8 @@ const MMA = {
   48: [[32, 32, 32, 2, 2, 2], [32, 32, 16, 2, 2, 2], [32, 32, 16, 2, 2, 3], [32, 32, 32, 2, 2, 1], [32, 32, 16, 1, 1, 2], [32, 32, 32, 1, 2, 2], [48, 48, 16, 3, 3, 2], [48, 48, 16, 3, 1, 2], [64, 64, 8, 2, 2, 4]],
   64: [[64, 64, 16, 4, 2, 3], [64, 64, 16, 4, 2, 2], [64, 64, 16, 2, 2, 2], [64, 64, 32, 4, 2, 2], [64, 64, 16, 4, 4, 2], [64, 64, 8, 4, 2, 4], [32, 32, 32, 2, 2, 2], [32, 64, 16, 2, 2, 2], [64, 32, 16, 2, 2, 2], [64, 64, 8, 2, 2, 4]],
 };
+if (process.env.MMA48) MMA[48] = JSON.parse(process.env.MMA48);
+if (process.env.MMA64) MMA[64] = JSON.parse(process.env.MMA64);
 const TILED = {
   48: [[32, 32, 16, 2, 2], [32, 32, 16, 4, 4], [32, 32, 8, 4, 4], [32, 32, 16, 2, 4], [48, 48, 16, 4, 4], [16, 16, 16, 4, 4], [64, 64, 16, 8, 8]],
   64: [[64, 64, 16, 8, 8], [64, 64, 16, 4, 4], [32, 32, 16, 4, 4], [32, 64, 16, 4, 4], [64, 32, 16, 4, 4], [64, 64, 8, 8, 8], [32, 32, 16, 2, 2]],
@@ -75,18 +83,22 @@ function tryRow(list, label, run, bytes) {
   }
 }
 
-for (const dtype of ['float64', 'float32']) {
+for (const dtype of DTYPES) {
   const eb = elementBytes(dtype);
   for (const [lo, bound] of CLASSES) {
     const sizes = all.filter((n) => n >= lo && n <= bound);
     const elements = sizes.reduce((s, n) => s + n * n, 0);
     const bytes = (4 * elements * eb) / 1e6;
-    const data = [0, 1, 2].map((i) => { const d = dev.alloc(dtype, elements); fillUniform(dev, d, 11 + i); return d; });
+    const ldOf = (n) => n + (n % 2);
+    const alignedElements = sizes.reduce((s, n) => s + n * ldOf(n), 0);
+    const data = [0, 1, 2].map((i) => { const d = dev.alloc(dtype, process.env.ALIGN ? alignedElements : elements); fillUniform(dev, d, 11 + i); return d; });
     const info = dev.alloc('int32', sizes.length);
     const request = vbatchedRequest('gemm', sizes, data, info);
+    const alignedBatch = (d) => { let at = 0; return variable(sizes.map((n) => { const m = { data: d, rows: n, ld: ldOf(n), offset: at }; at += n * ldOf(n); return m; })); };
+    const kernelRequest = process.env.ALIGN ? { ...request, a: alignedBatch(data[0]), b: alignedBatch(data[1]), c: alignedBatch(data[2]) } : request;
     const device = deviceFormCall(ctx, dev, 'gemm', sizes, data, info, dtype);
     // Host tables of the class, in the plan's order, uploaded once for the kernel-alone timings.
-    const a = memberFields(request.a), b = memberFields(request.b), c = memberFields(request.c);
+    const a = memberFields(kernelRequest.a), b = memberFields(kernelRequest.b), c = memberFields(kernelRequest.c);
     const scalars = { dtype, transA: 'N', transB: 'N', alpha: 1, beta: 1 };
     const plan = planVbatchedGemmSizes(scalars, Int32Array.from(sizes), base);
     const t = gemmMemberTables(plan, a, b, c, a.cols, eb);
@@ -120,13 +132,13 @@ for (const dtype of ['float64', 'float32']) {
         tryRow(rows.kernels, `${dtype} | ${name} | staged ${members} a block, ${tm} x ${tn}, ${threads} threads, ${fmt(kib, 1)} KiB${mark}`, () => kernelMs(part, p), bytes);
       }
     } else {
-      const describe = (p) => (p.variant === 'vmma' ? `vmma ${p.bm}x${p.bn}x${p.bk} w${p.wm}x${p.wn} s${p.stages}` : `vtiled ${p.bm}x${p.bn}x${p.bk} t${p.tm}x${p.tn}`);
+      const describe = (p) => (p.variant === 'vmma' ? `vmma ${p.bm}x${p.bn}x${p.bk} w${p.wm}x${p.wn} s${p.stages}${p.minBlocks ? ` b${p.minBlocks}` : ''}` : `vtiled ${p.bm}x${p.bn}x${p.bk} t${p.tm}x${p.tn}`);
       tryRow(rows.large, `${dtype} | ${name} | ${describe(picked)} (plan)`, () => kernelMs(part, picked), bytes);
       const common = { variant: 'vtiled', dtype, transA: 'N', transB: 'N', betaZero: false, bound };
       const tried = [];
-      if (dtype === 'float64') for (const [bm, bn, bk, wm, wn, stages] of MMA[bound]) tried.push({ ...common, variant: 'vmma', bm, bn, bk, wm, wn, stages });
+      if (dtype === 'float64') for (const [bm, bn, bk, wm, wn, stages, minBlocks] of MMA[bound]) tried.push({ ...common, variant: 'vmma', bm, bn, bk, wm, wn, stages, ...(minBlocks ? { minBlocks } : {}) });
       // float32's tiled kernel loads 16-byte vectors: tm, tn and bk multiples of 4.
-      for (const [bm, bn, bk, tm, tn] of TILED[bound]) if (dtype === 'float64' || (tm % 4 === 0 && tn % 4 === 0)) tried.push({ ...common, bm, bn, bk, tm, tn });
+      if (!(dtype === 'float64' && (process.env.MMA48 || process.env.MMA64))) for (const [bm, bn, bk, tm, tn] of TILED[bound]) if (dtype === 'float64' || (tm % 4 === 0 && tn % 4 === 0)) tried.push({ ...common, bm, bn, bk, tm, tn });
       for (const p of tried) if (describe(p) !== describe(picked)) tryRow(rows.large, `${dtype} | ${name} | ${describe(p)}`, () => kernelMs(part, p), bytes);
     }
     dev.synchronize();

@@ -162,7 +162,7 @@ function problem(over: Partial<GemmProblem>): GemmProblem {
   return { dtype: 'float64', transA: 'N', transB: 'N', m: 8, n: 8, k: 8, count: 1e6, batchKind: 'strided', betaZero: true, ...over };
 }
 
-test('planner: float64 batched products on sm_90 above the padding rule\'s orders take the band of C\'s smaller side up to 160, of max(m, n) above', () => {
+test('planner: float64 batched products on sm_90 whose smaller side is up to 160 and larger above it take the band of the smaller side; both sides above 160 the padding rule to 512, the band of max(m, n) beyond', () => {
   const tuning = tuningFor('sm_90', 'gemm');
   const bands = tuning.mmaSmallSide!;
   const tile = (m: number, n: number, k: number, transB: Op = 'N'): string => {
@@ -180,10 +180,15 @@ test('planner: float64 batched products on sm_90 above the padding rule\'s order
   assert.equal(tile(64, 256, 64), label(bands.find((b) => 64 <= b.maxDim)!));
   assert.equal(tile(256, 64, 64, 'T'), label(bands.find((b) => 64 <= b.maxDim)!));
   assert.equal(tile(128, 512, 128), label(bands.find((b) => 128 <= b.maxDim)!));
-  // Both sides above the last band: max(m, n) in `mma`, as before.
+  // Both sides above the last band: the padding rule's tiles up to its maxDim (192 x 384 on 64 x 64 tiles, 240 x 480
+  // on 48 x 48), max(m, n) in `mma` beyond it.
   const last = bands[bands.length - 1]!.maxDim;
+  assert.ok(padded.maxDim > last);
+  assert.equal(tile(192, 384, 64), '64x64x8');
+  assert.equal(tile(240, 480, 96, 'T'), '48x48x8');
   const big = last + 40;
   assert.equal(tile(big, 4 * big, 64), label(tuning.mma.find((b) => 4 * big <= b.maxDim)!));
+  assert.ok(4 * big > padded.maxDim);
   // Without the table entry the plan keys on max(m, n).
   const p = planGemm(H100, problem({ m: 64, n: 256, k: 64, count: 1000 }), { tuning: { ...tuning, mmaSmallSide: undefined } });
   assert.equal(`${(p as Extract<GemmParams, { variant: 'mma' }>).bm}`, `${tuning.mma.find((b) => 256 <= b.maxDim)!.config.bm}`);
@@ -208,20 +213,26 @@ test('tileByPadding: the least covered area times cost; too few blocks for the c
   assert.throws(() => tileByPadding([], 8, 8, 1, 132), /no tiles/);
 });
 
-test('planner: sm_90 squares by padding: float64 to 160 and float32 by the padding of their three tiles; complex keeps the bands', () => {
+test('planner: sm_90 squares by padding: float64 to 512 and float32 by the padding of their three tiles; complex keeps the bands', () => {
   const label = (p: GemmParams): string => (p.variant === 'mma' || p.variant === 'tiled' ? `${p.variant} ${p.bm}x${p.bn}x${p.bk}` : p.variant);
   const square = (dtype: 'float64' | 'float32', n: number, count = 5000, transA: Op = 'N', transB: Op = 'N') =>
     label(planGemm(H100, problem({ dtype, m: n, n, k: n, count, transA, transB })));
-  // float64: 48 x 48 (cost 1.1) wherever it pads least, 64 x 64 (1) at 49-64 and 97-128, 32 x 32 (1.3) where it
-  // alone covers C exactly (160).
+  // float64: 48 x 48 (cost 1.1) wherever it pads least, 64 x 64 (1) at 49-64 and 97-128 and at 160, where 32 x 32
+  // alone would cover C exactly (it serves C whose smaller side is at most 128).
   const f64 = [[33, 48], [40, 48], [48, 48], [56, 64], [63, 64], [64, 64], [65, 48], [72, 48], [80, 48], [96, 48],
-    [112, 64], [128, 64], [144, 48], [160, 32]] as const;
+    [112, 64], [128, 64], [144, 48], [160, 64], [176, 64], [192, 64], [224, 48], [256, 64], [288, 48], [336, 48], [384, 64],
+    [480, 48], [512, 64]] as const;
   const f64Tiles: Record<number, string> = { 64: 'mma 64x64x8', 48: 'mma 48x48x8', 32: 'mma 32x32x16' };
   for (const [n, bm] of f64) assert.equal(square('float64', n), f64Tiles[bm], `float64 ${n}`);
   for (const [transA, transB] of OPS) assert.equal(square('float64', 48, 5000, transA, transB), 'mma 48x48x8', `float64 48 ${transA}${transB}`);
-  // Above 160 the bands as before (C's smaller side, then max(m, n)).
-  const wide = tuningFor('sm_90', 'gemm').mma.find((b) => 192 <= b.maxDim)!.config;
-  assert.equal(square('float64', 192), `mma ${wide.bm}x${wide.bn}x${wide.bk}`);
+  // The 32 x 32 tile where it pads least on C whose smaller side is at most 128 (32 x 100, 160 x 32), not on 160 x 160.
+  const product = (m: number, n: number): string => label(planGemm(H100, problem({ m, n, k: 64, count: 5000 })));
+  assert.equal(product(32, 100), 'mma 32x32x16');
+  assert.equal(product(160, 32), 'mma 32x32x16');
+  assert.equal(product(160, 160), 'mma 64x64x8');
+  // Above the rule's 512 the bands of max(m, n), as before.
+  const wide = tuningFor('sm_90', 'gemm').mma.find((b) => 600 <= b.maxDim)!.config;
+  assert.equal(square('float64', 600), `mma ${wide.bm}x${wide.bn}x${wide.bk}`);
   const f32 = [[40, 'tiled 64x64x8'], [64, 'tiled 64x64x8'], [72, 'tiled 32x32x16'], [96, 'tiled 32x32x16'], [128, 'tiled 128x128x8'],
     [160, 'tiled 32x32x16'], [192, 'tiled 64x64x8'], [288, 'tiled 64x64x8'], [384, 'tiled 128x128x8'], [448, 'tiled 64x64x8']] as const;
   for (const [n, want] of f32) assert.equal(square('float32', n), want, `float32 ${n}`);

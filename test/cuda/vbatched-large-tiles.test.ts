@@ -15,12 +15,11 @@ const sm90 = tuningFor('sm_90', 'gemm');
 const without: GemmTuning = { ...sm90, vbatchedLarge: undefined };
 const OPS = [['N', 'N'], ['N', 'T'], ['T', 'N'], ['T', 'T']] as const;
 
-test("the sm_90 table's tiles for classes 48 and 64: float64 one 64x64x8 w2x2 s4 tile, float32 48x48x16 and 64x64x8, every op pair and beta", () => {
+test("the sm_90 table's tiles for classes 48 and 64: float64 one 48x48x8 w3x1 s4 and one 64x64x8 w2x2 s4 tile, float32 48x48x16 and 64x64x8, every op pair and beta", () => {
   for (const [transA, transB] of OPS) for (const beta of [0, 1]) {
     const at = (bound: number): ReturnType<typeof gemmClassParams> => gemmClassParams({ dtype: 'float64', transA, transB, beta }, bound, sm90);
-    for (const bound of [48, 64]) {
-      assert.deepEqual(at(bound), { variant: 'vmma', dtype: 'float64', transA, transB, betaZero: beta === 0, bound, bm: 64, bn: 64, bk: 8, wm: 2, wn: 2, stages: 4 });
-    }
+    assert.deepEqual(at(48), { variant: 'vmma', dtype: 'float64', transA, transB, betaZero: beta === 0, bound: 48, bm: 48, bn: 48, bk: 8, wm: 3, wn: 1, stages: 4 });
+    assert.deepEqual(at(64), { variant: 'vmma', dtype: 'float64', transA, transB, betaZero: beta === 0, bound: 64, bm: 64, bn: 64, bk: 8, wm: 2, wn: 2, stages: 4 });
     const f32 = (bound: number, t: GemmTuning): ReturnType<typeof gemmClassParams> => gemmClassParams({ dtype: 'float32', transA, transB, beta }, bound, t);
     assert.deepEqual(f32(48, sm90), { variant: 'vtiled', dtype: 'float32', transA, transB, betaZero: beta === 0, bound: 48, bm: 48, bn: 48, bk: 16, tm: 4, tn: 4 });
     assert.deepEqual(f32(64, sm90), { variant: 'vtiled', dtype: 'float32', transA, transB, betaZero: beta === 0, bound: 64, bm: 64, bn: 64, bk: 8, tm: 8, tn: 8 });
@@ -35,7 +34,7 @@ test("the sm_90 table's tiles for classes 48 and 64: float64 one 64x64x8 w2x2 s4
   }
   // The plan of a batch takes them (the host-table form; the device form asks gemmClassParams too).
   const plan = planVbatchedGemm({ dtype: 'float64', transA: 'N', transB: 'N', alpha: 1, beta: 1, shapes: [{ m: 40, n: 40, k: 40 }, { m: 60, n: 60, k: 60 }] }, sm90);
-  assert.deepEqual(plan.launches.map((l) => [l.bound, l.params.variant === 'vmma' ? `${l.params.bm}x${l.params.bn}x${l.params.bk}` : '']), [[64, '64x64x8'], [48, '64x64x8']]);
+  assert.deepEqual(plan.launches.map((l) => [l.bound, l.params.variant === 'vmma' ? `${l.params.bm}x${l.params.bn}x${l.params.bk}` : '']), [[64, '64x64x8'], [48, '48x48x8']]);
   assert.match(vbatchedGemmSource(plan.launches[0]!.params).entry, /^gemm_vmma_dNN_c64_64x64x8_w2x2_s4_k8$/);
 });
 

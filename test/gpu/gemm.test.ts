@@ -209,9 +209,10 @@ function correctnessCases(): Case[] {
       const [transA, transB] = OPS[n % 4]!;
       cases.push({ ...base, dtype, transA, transB, m: n, n, k: n, count: 2, beta: n % 3 ? 0 : 2, pad: { ldPad: 3, gap: 1, offset: 1 } });
     }
-    // The tiles by padding as the plan picks them (sm_90's lists, plan.ts tileByPadding), at counts that fill the
-    // card: float64 40 one 64 x 64 tile a matrix, 72 32 x 32 tiles; float32 40 and 192 64 x 64 x 8, 72 and 160 32 x 32.
-    for (const [n, count] of [[40, 300], [72, 300], [160, 12], [192, 32]] as const) {
+    // The tiles by padding as the plan picks them (sm_90's lists, plan.ts tileByPadding): float64 40, 72, 160, 224
+    // and 288 one or more 48 x 48 tiles a matrix, 192 64 x 64 (the rule above 160); float32 40, 192 and 224 64 x 64
+    // x 8, 72, 160 and 288 32 x 32.
+    for (const [n, count] of [[40, 300], [72, 300], [160, 12], [192, 32], [224, 16], [288, 8]] as const) {
       const [transA, transB] = OPS[(n / 8 + count) % 4]!;
       cases.push({ ...base, dtype, transA, transB, m: n, n, k: n, count, beta: n % 3 ? 0 : 0.5, pad: { ldPad: 1, gap: 2, offset: 1 } });
     }

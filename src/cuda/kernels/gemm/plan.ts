@@ -237,12 +237,16 @@ function planTma(p: GemmProblem, config: TmaConfig): TmaGemmParams {
 }
 
 function planMma(info: DeviceInfo, p: GemmProblem, tuning: GemmTuning): MmaGemmParams {
-  const side = Math.min(p.m, p.n);
-  const padded = p.complex === undefined ? tuning.mmaByPadding : undefined;
-  const small = tuning.mmaSmallSide !== undefined && side <= (tuning.mmaSmallSide.at(-1)?.maxDim ?? 0);
-  const config = padded !== undefined && Math.max(p.m, p.n) <= padded.maxDim
+  const side = Math.min(p.m, p.n), dim = Math.max(p.m, p.n);
+  const smallSideMax = tuning.mmaSmallSide?.at(-1)?.maxDim ?? 0;
+  const small = tuning.mmaSmallSide !== undefined && side <= smallSideMax;
+  // The padding rule's tiles for C's larger side; the small side's bands where C is narrow and long.
+  const padded = p.complex === undefined && tuning.mmaByPadding !== undefined && dim <= tuning.mmaByPadding.maxDim && !(small && dim > smallSideMax)
+    ? tuning.mmaByPadding.tiles.filter((t) => side <= (t.maxSide ?? Infinity))
+    : [];
+  const config = padded.length > 0
     // One band of the chosen tile, so mmaConfigFor still fits it to the transposes.
-    ? mmaConfigFor(p.transA, p.transB, side, { ...tuning, mma: [{ maxDim: Infinity, config: tileByPadding(padded.tiles, p.m, p.n, p.count, info.smCount) }] })
+    ? mmaConfigFor(p.transA, p.transB, side, { ...tuning, mma: [{ maxDim: Infinity, config: tileByPadding(padded, p.m, p.n, p.count, info.smCount) }] })
     : small
       ? mmaConfigFor(p.transA, p.transB, side, { ...tuning, mma: tuning.mmaSmallSide! })
       : mmaConfigFor(p.transA, p.transB, Math.max(p.m, p.n), tuning);

@@ -60,9 +60,16 @@ export const sm90GemmTuning: GemmTuningOverrides = {
   // x 16, 4 x 4 a thread), 49-64 0.595 -> 0.467 (64 x 64 x 8, 8 x 8). Measured NN only; every op
   // pair takes them (16 accumulator tiles a warp: the class kernels of every op pair and beta,
   // both forms, compile for sm_90 in 178-194 registers without spills, float32's in 103-168).
+  //
+  // float64 33-48 on the uniform padding rule's 48 x 48 x 8 tile of three warps along m (H200,
+  // 2026-12-02, the same probe with `DTYPES=float64 FROM=33 MMA48=...`), kernel ms 64 x 64 x 8 ->
+  // 48 x 48 x 8: 0.826 -> 0.757 on the workload's members (packed: half of them start off 16 bytes
+  // or have an odd ld, and copy in 8-byte halves), 0.762 -> 0.589 with every member aligned
+  // (`ALIGN=1`); with two blocks an SM asked of ptxas 0.845. 49-64 stays on 64 x 64 (48 x 48: 1.199).
+  // The 48 x 48 class kernels of every op pair and beta, both forms: 130-184 registers, no spill.
   vbatchedLarge: {
     float64: {
-      48: { design: 'mma', bm: 64, bn: 64, bk: 8, wm: 2, wn: 2, stages: 4 },
+      48: { design: 'mma', bm: 48, bn: 48, bk: 8, wm: 3, wn: 1, stages: 4 },
       64: { design: 'mma', bm: 64, bn: 64, bk: 8, wm: 2, wn: 2, stages: 4 },
     },
     float32: {
@@ -114,7 +121,7 @@ export const sm90GemmTuning: GemmTuningOverrides = {
   // stages were the fastest or within 3% in NN and NT (64 x 128 x 64 NN 0.330 ms against 0.871
   // with the band of max(m, n), 128 x 128 tiles; square 32 0.639 against 0.862); at 97-160 64 x
   // 64 tiles (NT 128 x 512 x 128 0.225 against 0.259 for 32 x 32, NN within 3%). Above, `mma`.
-  // These bands serve where max(m, n) is above the padding rule's 160 (the rule decides below it).
+  // These bands serve where max(m, n) is above 160 (the padding rule decides below it).
   // Squares by padding (C's tiles' area over C's, times the tile's cost a covered element), H200,
   // 2026-12-01, `MYRIAD_QUICK_FIRST=0 node scripts/probe/gemm-mid-tiles.mjs float64|float32 <orders>
   // 132,528,2112,bytes` (C = A B, every tile forced on the same data beside cuBLAS's strided batched
@@ -134,14 +141,23 @@ export const sm90GemmTuning: GemmTuningOverrides = {
   // 120-150 registers, no spill) was the fastest tile wherever it pads little (36-48, 72, 96, 144:
   // 1.09-1.85x cuBLAS), at 1.1 times the 64 x 64 tile's cost a covered element; 64 x 64 x 8 with two
   // blocks an SM beat the 97-160 band (64 x 64 x 16, 4 x 2 warps) by 6-11% at 112, 144, 160.
+  // float64 161-512 (2026-12-02, the same probe, `MMA` naming 128 x 64, 96 x 64, 64 x 64 three
+  // blocks an SM and 48 x 48 beside the plan's band, 64 x 64 x 8 s4): none beat the band where it
+  // pads least; the 48 x 48 tile did where it pads less (224 0.160 against 0.172 ms, 288 0.170
+  // against 0.199; cuBLAS 0.141, 0.157), at 1.09-1.10 times its cost a covered element where both
+  // cover C exactly (192, 384). The 32 x 32 tile's cost grows with the depth: at 160, where it alone
+  // covers C exactly, 0.190 ms against 0.156 for 48 x 48 (and 0.152 for 64 x 64 in the run of
+  // 2026-12-01: 1.8 times the latter's cost a covered element): it serves C whose smaller side is
+  // at most 128 (narrow C, as 32 x 160, where it pads least). Where C's smaller side is within
+  // mmaSmallSide's bands and its larger above them, the bands decide (the recursions' updates).
   mmaByPadding: {
-    maxDim: 160,
+    maxDim: 512,
     tiles: [
       // At least two blocks an SM: 151-176 registers and no spill in any op pair (nvcc 13, sm_90).
       // The plain bound gave NN 128 and a 16-byte spill; three blocks, TT a 4-byte one.
       { config: { bm: 64, bn: 64, bk: 8, wm: 2, wn: 2, stages: 4, minBlocks: 2 }, cost: 1 },
       { config: { bm: 48, bn: 48, bk: 8, wm: 3, wn: 1, stages: 4 }, cost: 1.1 },
-      { config: { bm: 32, bn: 32, bk: 16, wm: 2, wn: 2, stages: 3 }, cost: 1.3 },
+      { config: { bm: 32, bn: 32, bk: 16, wm: 2, wn: 2, stages: 3 }, cost: 1.3, maxSide: 128 },
     ],
   },
   tiledByPadding: {

@@ -108,13 +108,20 @@ export interface MmaBand {
 export interface PaddedTile<C> {
   readonly config: C;
   readonly cost: number;
+  /**
+   * The tile serves C whose smaller side is at most this (absent: any): a small tile's cost a covered
+   * element grows where both of C's sides take many of its tiles, which re-read A's and B's panels.
+   */
+  readonly maxSide?: number;
 }
 
 /**
  * Tiles chosen by the padding they leave (kernels/gemm/plan.ts tileByPadding), where max(m, n) is
  * at most maxDim: a tile whose side does not divide C's computes the padding too, so 128 x 128
  * tiles on C of 160 cover 2.56 times its area, 32 x 32 tiles none of it; the smaller tile's cost
- * per covered element is higher. Listed larger tiles first (a tie goes to the earlier).
+ * per covered element is higher. Listed larger tiles first (a tie goes to the earlier). Where the
+ * table also has `mmaSmallSide`, its bands take C whose smaller side is within them and whose
+ * larger side is above them, whatever maxDim says.
  */
 export interface PaddedTiles<C> {
   readonly maxDim: number;
