@@ -10,8 +10,8 @@
 //    tensor-core (float64) and tiled configurations (smaller tiles, fewer stages, more warps).
 // Prints markdown. Usage: MYRIAD_QUICK_FIRST=0 node scripts/probe/vbatched-small-sweep.mjs
 // Options by environment: DTYPES=float64 (default both), FROM=33 (classes whose bound is at least
-// this), MMA48 / MMA64='[[bm, bn, bk, wm, wn, stages, minBlocks], ...]' replace a class's mma list
-// (minBlocks 0 or absent: none); ALIGN=1: the kernel-alone rows on members at 16-byte aligned
+// this), MMA48 / MMA64='[[bm, bn, bk, wm, wn, stages, minBlocks, prefetchC], ...]' replace a class's
+// mma list (minBlocks 0 or absent: none; prefetchC 0: C's tile not prefetched (by default it is)); ALIGN=1: the kernel-alone rows on members at 16-byte aligned
 // offsets with even leading dimensions (what misaligned members cost the 16-byte copies).
 // (MYRIAD_QUICK_FIRST=0: every kernel its optimised build before it runs; the timings are of those).
 import { open, strided, variable } from '../../dist/src/index.js';
@@ -132,11 +132,11 @@ for (const dtype of DTYPES) {
         tryRow(rows.kernels, `${dtype} | ${name} | staged ${members} a block, ${tm} x ${tn}, ${threads} threads, ${fmt(kib, 1)} KiB${mark}`, () => kernelMs(part, p), bytes);
       }
     } else {
-      const describe = (p) => (p.variant === 'vmma' ? `vmma ${p.bm}x${p.bn}x${p.bk} w${p.wm}x${p.wn} s${p.stages}${p.minBlocks ? ` b${p.minBlocks}` : ''}` : `vtiled ${p.bm}x${p.bn}x${p.bk} t${p.tm}x${p.tn}`);
+      const describe = (p) => (p.variant === 'vmma' ? `vmma ${p.bm}x${p.bn}x${p.bk} w${p.wm}x${p.wn} s${p.stages}${p.minBlocks ? ` b${p.minBlocks}` : ''}${p.prefetchC === false ? ' npc' : ''}` : `vtiled ${p.bm}x${p.bn}x${p.bk} t${p.tm}x${p.tn}`);
       tryRow(rows.large, `${dtype} | ${name} | ${describe(picked)} (plan)`, () => kernelMs(part, picked), bytes);
       const common = { variant: 'vtiled', dtype, transA: 'N', transB: 'N', betaZero: false, bound };
       const tried = [];
-      if (dtype === 'float64') for (const [bm, bn, bk, wm, wn, stages, minBlocks] of MMA[bound]) tried.push({ ...common, variant: 'vmma', bm, bn, bk, wm, wn, stages, ...(minBlocks ? { minBlocks } : {}) });
+      if (dtype === 'float64') for (const [bm, bn, bk, wm, wn, stages, minBlocks, prefetchC] of MMA[bound]) tried.push({ ...common, variant: 'vmma', bm, bn, bk, wm, wn, stages, ...(minBlocks ? { minBlocks } : {}), ...(prefetchC === 0 ? { prefetchC: false } : {}) });
       // float32's tiled kernel loads 16-byte vectors: tm, tn and bk multiples of 4.
       if (!(dtype === 'float64' && (process.env.MMA48 || process.env.MMA64))) for (const [bm, bn, bk, tm, tn] of TILED[bound]) if (dtype === 'float64' || (tm % 4 === 0 && tn % 4 === 0)) tried.push({ ...common, bm, bn, bk, tm, tn });
       for (const p of tried) if (describe(p) !== describe(picked)) tryRow(rows.large, `${dtype} | ${name} | ${describe(p)}`, () => kernelMs(part, p), bytes);

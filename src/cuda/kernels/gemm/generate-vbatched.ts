@@ -188,6 +188,7 @@ export function vmmaGemmShape(p: VmmaGemmParams): GemmKernelShape {
 export function generateVmmaGemm(p: VmmaGemmParams): KernelSource {
   if (!Number.isInteger(p.bound) || p.bound < 1) throw new Error(`invalid vbatched mma gemm params (bound): ${JSON.stringify(p)}`);
   const m = vmmaAsMma(p);
-  const entry = `gemm_vmma_d${transTag(p)}_c${p.bound}_${p.bm}x${p.bn}x${p.bk}_w${p.wm}x${p.wn}_s${p.stages}_k${m.mmaK ?? 8}${p.betaZero ? '_b0' : ''}`;
+  const flags = `${p.minBlocks !== undefined ? `b${p.minBlocks}` : ''}${p.prefetchC === false && !p.betaZero ? 'n' : ''}`;
+  const entry = `gemm_vmma_d${transTag(p)}_c${p.bound}_${p.bm}x${p.bn}x${p.bk}_w${p.wm}x${p.wn}_s${p.stages}${flags}_k${m.mmaK ?? 8}${p.betaZero ? '_b0' : ''}`;
   return mmaGemmSource(m, classFrame(p, entry));
 }

@@ -44,6 +44,12 @@ export interface MmaConfig {
   readonly doubleBuffer?: boolean;
   /** Blocks per SM that __launch_bounds__ asks ptxas to fit (caps the registers); absent: as the generator decides. */
   readonly minBlocks?: number;
+  /**
+   * Where beta != 0 (real data), C's tile is prefetched toward L2 as the tile starts, so the
+   * epilogue's reads of C find it there instead of waiting on memory after the last k-step; false
+   * turns it off (absent: on).
+   */
+  readonly prefetchC?: boolean;
   /** Blocks take C's tiles in groups of this many tile rows (L2 reuse for one large C); absent: column by column. */
   readonly tileGroup?: number;
 }
