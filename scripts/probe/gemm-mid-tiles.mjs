@@ -16,9 +16,11 @@ const countsArg = (process.argv[4] ?? '132,528,2112,bytes').split(',');
 const bytes = dtype === 'float64' ? 8 : 4;
 const mma = (bm, bn, bk, wm, wn, stages, minBlocks, mmaK = 8, prefetchC = 1) => ({ variant: 'mma', bm, bn, bk, wm, wn, stages, mmaK, ...(minBlocks ? { minBlocks } : {}), ...(prefetchC === 0 ? { prefetchC: false } : {}) });
 const beta = Number(process.env.BETA ?? 0);
-const tiled = (bm, bn, bk, tm, tn) => ({ variant: 'tiled', bm, bn, bk, tm, tn });
+const tiled = (bm, bn, bk, tm, tn, prefetchC = 1) => ({ variant: 'tiled', bm, bn, bk, tm, tn, ...(prefetchC === 0 ? { prefetchC: false } : {}) });
 // MMA='[[bm, bn, bk, wm, wn, stages, minBlocks, mmaK, prefetchC], ...]' replaces float64's list (minBlocks 0: none; mmaK 8 unless given; prefetchC 0: C's tile not prefetched (by default it is)).
-const CANDIDATES = dtype === 'float64' && process.env.MMA ? JSON.parse(process.env.MMA).map((c) => mma(...c)) : dtype === 'float64'
+// TILED='[[bm, bn, bk, tm, tn, prefetchC], ...]' replaces float32's list.
+const CANDIDATES = dtype === 'float64' && process.env.MMA ? JSON.parse(process.env.MMA).map((c) => mma(...c))
+  : dtype === 'float32' && process.env.TILED ? JSON.parse(process.env.TILED).map((c) => tiled(...c)) : dtype === 'float64'
   ? [mma(32, 32, 16, 2, 2, 3), mma(64, 64, 8, 2, 2, 4), mma(64, 64, 16, 4, 2, 3), mma(64, 64, 8, 2, 2, 3), mma(128, 128, 8, 2, 4, 4), mma(128, 64, 8, 2, 2, 4)]
   : [tiled(32, 32, 16, 4, 4), tiled(64, 64, 16, 8, 8), tiled(64, 64, 16, 4, 4), tiled(64, 64, 8, 8, 8), tiled(128, 128, 8, 8, 8), tiled(128, 64, 8, 8, 4), tiled(64, 128, 8, 4, 8)];
 

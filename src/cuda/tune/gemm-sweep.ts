@@ -34,7 +34,7 @@ export const TILED_CONFIGS: readonly TiledConfig[] = [
 
 export const gemmLabel = (p: GemmParams): string => p.variant === 'small'
   ? `small tbc${p.tbc} rn${p.rn} t${p.threads}${p.stageC ? ' sc' : ''}`
-  : p.variant === 'tiled' ? `tiled ${p.bm}x${p.bn}x${p.bk} t${p.tm}x${p.tn}`
+  : p.variant === 'tiled' ? `tiled ${p.bm}x${p.bn}x${p.bk} t${p.tm}x${p.tn}${p.prefetchC === false ? ' npc' : ''}`
   : p.variant === 'tma' ? `tma ${p.bm}x${p.bn} w${p.wm}x${p.wn} s${p.stages}${p.producerWarp === true ? 'p' : ''}${p.tileGroup !== undefined ? ` g${p.tileGroup}` : ''}` : `mma ${p.bm}x${p.bn}x${p.bk} w${p.wm}x${p.wn} s${p.stages}${p.doubleBuffer === true ? 'd' : ''}${p.minBlocks !== undefined ? `b${p.minBlocks}` : ''}${p.prefetchC === false ? ' npc' : ''} k${p.mmaK ?? 8}`;
 
 /** Matrices of n x n per call: about 1 GB of A, B and C. */

@@ -41,6 +41,7 @@ import type { KernelSource } from '../../runtime/types.js';
 import { operandParameters } from '../common/batch-pointer.js';
 import { precisionPrelude } from '../common/precision.js';
 import { layoutTag } from './generate-small.js';
+import { prefetchCTile } from './prefetch-c.js';
 import { kAt, kSteps, tileBlockPrologue, TRIANGULAR_K_RANGE, triangleGuard, triangleTag, triangularTag, triangularWalkFrame, type KernelFrame, type KRange } from './tile-prologue.js';
 import type { GemmKernelShape, MmaGemmParams, TriangularOperand } from './params.js';
 
@@ -95,25 +96,14 @@ function mmaGemmEntry(p: MmaGemmParams): string {
 
 const mmaK = (p: MmaGemmParams): 4 | 8 | 16 => p.mmaK ?? 8;
 
-/** Whether the kernel prefetches C's tile (real data whose C is read, beta != 0, unless turned off). */
+/**
+ * Whether the kernel prefetches C's tile (prefetch-c.ts: real data whose C is read, beta != 0,
+ * unless turned off). On an H200 (C = A B + C, the vendor sweep's counts) it took the 48 x 48 tile
+ * at 33 from 0.309 to 0.218 ms and at 48 from 0.129 to 0.117, the 64 x 64 tile at 64 from 0.141 to
+ * 0.122, and changed nothing at 256 (0.197, 0.200).
+ */
 export const prefetchesC = (p: Pick<MmaGemmParams, 'prefetchC' | 'betaZero' | 'complex'>): boolean => p.prefetchC !== false && !p.betaZero && p.complex === undefined;
 
-/**
- * C's tile toward L2 as the tile starts (prefetchC): one prefetch for the first and one for the last
- * element of each column's run of 16 rows (one 128-byte line where aligned, at most two), so the
- * epilogue's reads of C, after the last k-step, do not wait on memory. On an H200 (C = A B + C, the
- * vendor sweep's counts) it took the 48 x 48 tile at 33 from 0.309 to 0.218 ms and at 48 from 0.129
- * to 0.117, the 64 x 64 tile at 64 from 0.141 to 0.122, and changed nothing at 256 (0.197, 0.200).
- */
-const PREFETCH_C = `  for (int e = t; e < BN * (BM / 16); e += THREADS) {
-    const int i = i0 + 16 * (e % (BM / 16)), j = j0 + e / (BM / 16);
-    if (i < m && j < n) {
-      const real* first = c + i + (long long)j * ldC;
-      asm volatile("prefetch.global.L2 [%0];" :: "l"(first));
-      asm volatile("prefetch.global.L2 [%0];" :: "l"(first + min(15, m - 1 - i)));
-    }
-  }
-`;
 
 function validateMmaParams(p: MmaGemmParams): void {
   const bad = (why: string): never => { throw new Error(`invalid mma gemm params (${why}): ${JSON.stringify(p)}`); };
@@ -572,7 +562,7 @@ ${issueCopies('B', copyB)}
   for (int mt = 0; mt < MT; ++mt)
     #pragma unroll
     for (int nt = 0; nt < NT; ++nt) acc[mt][nt][0] = acc[mt][nt][1] = 0;
-${prefetchesC(p) ? PREFETCH_C : ''}
+${prefetchesC(p) ? prefetchCTile(8) : ''}
 ${mainLoop}
 ${epilogue}${frame.close ?? ''}
 }

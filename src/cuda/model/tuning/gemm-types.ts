@@ -13,6 +13,8 @@ export interface TiledConfig {
   readonly bk: number;
   readonly tm: number;
   readonly tn: number;
+  /** Where beta != 0, C's tile is prefetched toward L2 as the tile starts (kernels/gemm/prefetch-c.ts); false turns it off (absent: on). */
+  readonly prefetchC?: boolean;
 }
 
 /** A tiled configuration used while max(m, n) <= maxDim (the first that matches wins). */
@@ -46,8 +48,8 @@ export interface MmaConfig {
   readonly minBlocks?: number;
   /**
    * Where beta != 0 (real data), C's tile is prefetched toward L2 as the tile starts, so the
-   * epilogue's reads of C find it there instead of waiting on memory after the last k-step; false
-   * turns it off (absent: on).
+   * epilogue's reads of C find it there instead of waiting on memory after the last k-step
+   * (kernels/gemm/prefetch-c.ts); false turns it off (absent: on).
    */
   readonly prefetchC?: boolean;
   /** Blocks take C's tiles in groups of this many tile rows (L2 reuse for one large C); absent: column by column. */
