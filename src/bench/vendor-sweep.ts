@@ -40,7 +40,7 @@ import type { ElementType } from '../core/dtype.js';
 import { elementInfo, isComplexDType } from '../core/dtype-table.js';
 import { COMPLEX_WORKLOADS, complexTrsmWorkload } from './complex-workloads.js';
 import { Random } from './data.js';
-import { solveWorkload, WORKLOADS, type Prepared, type SolveOp, type Workload } from './workloads.js';
+import { gemmWorkload, solveWorkload, WORKLOADS, type Prepared, type SolveOp, type Workload } from './workloads.js';
 
 /** One timed point. `series`: 'single' (one matrix) or 'batched'. */
 export interface SweepCase {
@@ -57,6 +57,8 @@ export interface SweepCase {
   readonly side?: 'left';
   /** The solves' second count (SOLVE_LARGE_PER_SM matrices an SM); absent: the base count. */
   readonly level?: 'large';
+  /** gemm: C = alpha A B (true) or C = alpha A B + C (false). */
+  readonly betaZero?: boolean;
 }
 
 export interface SweepRow extends SweepCase {
@@ -88,6 +90,8 @@ interface Series {
   readonly side?: 'left';
   /** Measured at the large count too (the solves). */
   readonly large?: true;
+  /** gemm: C = alpha A B (true) or C = alpha A B + C (false). */
+  readonly betaZero?: boolean;
 }
 
 /** One-matrix orders: dense where the crossovers fell (512-2048), sparse above. */
@@ -126,9 +130,14 @@ export const SOLVE_LARGE_PER_SM = 16;
 const GEMM_BATCHED_SIZES = [16, 20, 24, 28, 32, 33, 36, 40, 44, 48, 52, 56, 60, 63, 64, 65, 72, 80, 88, 96,
   112, 128, 144, 160, 176, 192, 224, 256, 288, 320, 384, 448, 512];
 
+const GEMM_SINGLE_SIZES = [256, 512, 768, 1024, 1536, 2048, 4096, 8192];
+
 const SERIES: readonly Series[] = [
-  { op: 'gemm', route: 'cublas', series: 'batched', sizes: GEMM_BATCHED_SIZES, count: (d, n) => batchCount(d, n, 3), complex: true },
-  { op: 'gemm', route: 'cublas', series: 'single', sizes: [256, 512, 768, 1024, 1536, 2048, 4096, 8192], count: () => 1, complex: true },
+  // gemm both ways: C = A B (C not read) and, in the real types, C = A B + C (the kernels' epilogues differ).
+  { op: 'gemm', route: 'cublas', series: 'batched', sizes: GEMM_BATCHED_SIZES, count: (d, n) => batchCount(d, n, 3), complex: true, betaZero: true },
+  { op: 'gemm', route: 'cublas', series: 'single', sizes: GEMM_SINGLE_SIZES, count: () => 1, complex: true, betaZero: true },
+  { op: 'gemm', route: 'cublas', series: 'batched', sizes: GEMM_BATCHED_SIZES, count: (d, n) => batchCount(d, n, 3), betaZero: false },
+  { op: 'gemm', route: 'cublas', series: 'single', sizes: GEMM_SINGLE_SIZES, count: () => 1, betaZero: false },
   { op: 'potrf', route: 'cusolver', series: 'batched', sizes: [256, 512, 1024], count: (d, n) => batchCount(d, n) },
   { op: 'potrf', route: 'cusolver', series: 'batched', sizes: [64, 128, 256, 512], count: (d, n) => batchCount(d, n, 0.5), complex: 'only' },
   { op: 'potrf', route: 'cusolver', series: 'single', sizes: SINGLE_SIZES, count: () => 1 },
@@ -152,6 +161,7 @@ export function vendorGrid(ops: readonly VendorOp[], dtypes: readonly ElementTyp
       const c: SweepCase = {
         op: s.op, route: s.route, dtype, series: s.series, n, count: s.count(dtype, n),
         ...(s.jobz ? { jobz: s.jobz } : {}), ...(s.nrhs !== undefined ? { nrhs: s.nrhs } : {}), ...(s.side ? { side: s.side } : {}),
+        ...(s.betaZero !== undefined ? { betaZero: s.betaZero } : {}),
       };
       out.push(c);
       const large = sms === undefined ? 0 : SOLVE_LARGE_PER_SM * sms;
@@ -170,7 +180,8 @@ function prepareCase(ctx: Context, c: SweepCase, rng: Random): Prepared {
     if (w === undefined) throw new Error(`no complex workload for ${c.op}`);
     return w.prepare(ctx, c.dtype, c.n, c.count, rng);
   }
-  const w: Workload = SOLVES.includes(c.op) ? solveWorkload(c.op as SolveOp, c.nrhs ?? 1) : WORKLOADS[c.op as 'gemm' | 'potrf' | 'getrf' | 'syev'];
+  const w: Workload = SOLVES.includes(c.op) ? solveWorkload(c.op as SolveOp, c.nrhs ?? 1)
+    : c.op === 'gemm' ? gemmWorkload(c.betaZero === false ? 1 : 0) : WORKLOADS[c.op as 'potrf' | 'getrf' | 'syev'];
   return w.prepare(ctx, c.dtype, c.n, c.count, rng);
 }
 
@@ -207,7 +218,7 @@ export function measureCase(ctx: Context, backend: CudaBackend, dev: GpuDevice, 
 
 /** The rules the rows imply (see the header). */
 export function rulesFromRows(rows: readonly SweepRow[]): VendorRule[] {
-  const key = (r: SweepRow): string => `${r.op}|${r.route}|${r.dtype}|${r.series}|${r.jobz ?? ''}|${r.nrhs ?? ''}|${r.side ?? ''}`;
+  const key = (r: SweepRow): string => `${r.op}|${r.route}|${r.dtype}|${r.series}|${r.jobz ?? ''}|${r.nrhs ?? ''}|${r.side ?? ''}|${r.betaZero ?? ''}`;
   const series = new Map<string, Map<number, Order>>();
   for (const r of rows) {
     const orders = series.get(key(r)) ?? new Map<number, Order>();
@@ -236,6 +247,7 @@ export function rulesFromRows(rows: readonly SweepRow[]): VendorRule[] {
         op: sample.op, route: sample.route, dtype: sample.dtype, ...(sample.jobz ? { jobz: sample.jobz } : {}), ...(sample.side ? { side: sample.side } : {}),
         n: [first.n, last.n === largest ? Infinity : last.n],
         ...(sample.nrhs !== undefined ? { nrhs: solveNrhsRange(sample.nrhs) } : {}),
+        ...(sample.betaZero !== undefined ? { betaZero: sample.betaZero } : {}),
         count, measured: points.map((r) => ({ n: r.n, count: r.count, ratio: round(r.ratio) })),
       });
       run = [];
@@ -281,7 +293,7 @@ export function tableSource(card: string, provenance: string, command: string, r
   const lines = rules.map((r) => {
     const points = r.measured.map((p) => `{ n: ${p.n}, count: ${p.count}, ratio: ${p.ratio} }`).join(', ');
     return `    { op: '${r.op}', route: '${r.route}', dtype: '${r.dtype}', ${r.jobz ? `jobz: '${r.jobz}', ` : ''}${r.side ? `side: '${r.side}', ` : ''}` +
-      `n: [${num(r.n[0])}, ${num(r.n[1])}], ${r.nrhs ? `nrhs: [${num(r.nrhs[0])}, ${num(r.nrhs[1])}], ` : ''}` +
+      `n: [${num(r.n[0])}, ${num(r.n[1])}], ${r.nrhs ? `nrhs: [${num(r.nrhs[0])}, ${num(r.nrhs[1])}], ` : ''}${r.betaZero !== undefined ? `betaZero: ${r.betaZero}, ` : ''}` +
       `count: [${num(r.count[0])}, ${num(r.count[1])}],\n      measured: [${points}] },`;
   });
   return `import type { VendorTable } from './vendor-types.js';
@@ -310,6 +322,6 @@ ${lines.join('\n')}
 export function rowsMarkdown(rows: readonly SweepRow[]): string {
   const head = '| op | route | dtype | n | count | own route | own ms | vendor ms | vendor / own |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |';
   const f = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : '-');
-  const label = (r: SweepRow): string => `${r.op}${r.jobz ? ` (${r.jobz})` : ''}${r.nrhs !== undefined ? ` (nrhs ${r.nrhs}${r.side ? `, ${r.side}` : ''})` : ''}`;
+  const label = (r: SweepRow): string => `${r.op}${r.jobz ? ` (${r.jobz})` : ''}${r.nrhs !== undefined ? ` (nrhs ${r.nrhs}${r.side ? `, ${r.side}` : ''})` : ''}${r.betaZero === false ? ' (+ C)' : ''}`;
   return [head, ...rows.map((r) => `| ${label(r)} | ${r.route} | ${r.dtype} | ${r.n} | ${r.count} | ${r.own} | ${f(r.ownMs)} | ${f(r.vendorMs)} | ${r.error ? `failed: ${r.error}` : r.own === 'cpu' ? 'own is the CPU reference' : r.ratio.toFixed(2)} |`)].join('\n');
 }

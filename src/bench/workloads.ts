@@ -129,8 +129,13 @@ function eigenvalues(jobz: 'vectors' | 'values'): Workload {
 /** The ops with a real benchmark: all but heev, the complex Hermitian one (on real data it is syev). */
 export type RealBenchOp = Exclude<BenchOp, 'heev'>;
 
-export const WORKLOADS: Readonly<Record<RealBenchOp, Workload>> = {
-  gemm: {
+/**
+ * C = A B (beta 0: the bench's gemm) or C = A B + C (beta 1: C read, the form of the factorizations'
+ * updates), square n x n matrices. With beta 1, C grows by A B each call; no reset (the values stay
+ * finite over any number of repeats the bench makes: |A B| is at most n a call).
+ */
+export function gemmWorkload(beta: 0 | 1): Workload {
+  return {
     cost: (dtype, n) => counts.gemm(dtype, n, n, n),
     prepare(ctx, dtype, n, count, rng) {
       const place = new Placement(ctx);
@@ -138,9 +143,13 @@ export const WORKLOADS: Readonly<Record<RealBenchOp, Workload>> = {
       const b = place.put(randomMatrices(dtype, n, n, count, rng));
       const c = place.put(randomMatrices(dtype, n, n, count, rng));
       const [A, B, C] = [square(a, n, count), square(b, n, count), square(c, n, count)];
-      return { run: () => ctx.gemm({ a: A, b: B, c: C, alpha: 1, beta: 0 }), reset: () => {}, dispose: () => place.dispose(), arrays: { a, b, c } };
+      return { run: () => ctx.gemm({ a: A, b: B, c: C, alpha: 1, beta }), reset: () => {}, dispose: () => place.dispose(), arrays: { a, b, c } };
     },
-  },
+  };
+}
+
+export const WORKLOADS: Readonly<Record<RealBenchOp, Workload>> = {
+  gemm: gemmWorkload(0),
   potrf: inPlace((d, n) => counts.potrf(d, n), randomSpd, (ctx, a, _b, { info }) => { ctx.potrf({ a, uplo: 'lower', info }); }),
   getrf: inPlace((d, n) => counts.getrf(d, n), randomGeneral, (ctx, a, _b, { info, ipiv }) => { ctx.getrf({ a, info, ipiv }); }),
   posv: inPlace((d, n) => counts.posv(d, n, BENCH_NRHS), randomSpd,

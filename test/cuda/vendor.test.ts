@@ -107,7 +107,7 @@ test('a missing library costs its routes alone: covers is false, nothing throws,
   const table = vendorTableFor(H200.name);
   // Inside the H200's rules ...
   assert.ok(vendorRuleFor(table, { op: 'potrf', route: 'cusolver', dtype: 'float64', n: 8192, count: 1 }));
-  assert.ok(vendorRuleFor(table, { op: 'gemm', route: 'cublas', dtype: 'float64', n: 512, count: 1000 }));
+  assert.ok(vendorRuleFor(table, { op: 'gemm', route: 'cublas', dtype: 'float64', n: 512, count: 1000, betaZero: true }));
   // ... but the libraries do not load here.
   assert.equal(vendor.vendorUsable(dev, 'cublas'), false);
   assert.equal(vendor.vendorUsable(dev, 'cusolver'), false);
@@ -377,9 +377,13 @@ test('the sweep: its grid, the rules its rows imply, and the table source (which
   const { vendorGrid, rulesFromRows, tableSource, tableNames } = await import('../../src/bench/vendor-sweep.js');
   const ts = (await import('typescript')).default;
   const grid = vendorGrid(['gemm', 'potrf', 'getrf', 'syev'], ['float64', 'float32']);
-  assert.ok(grid.length > 130 && grid.length < 170, `${grid.length} cases`);
+  assert.ok(grid.length > 200 && grid.length < 260, `${grid.length} cases`);
+  // gemm both ways in the real types: C = A B and C = A B + C, the same orders.
+  const gemmOf = (betaZero: boolean) => grid.filter((c) => c.op === 'gemm' && c.dtype === 'float64' && c.betaZero === betaZero).map((c) => `${c.series} ${c.n}`);
+  assert.ok(gemmOf(true).length > 30);
+  assert.deepEqual(gemmOf(false), gemmOf(true));
   // Batched gemm just past the kernels' tile edges, where the padding is largest, and between the powers of two.
-  const batchedGemm = grid.filter((c) => c.op === 'gemm' && c.series === 'batched' && c.dtype === 'float64').map((c) => c.n);
+  const batchedGemm = grid.filter((c) => c.op === 'gemm' && c.series === 'batched' && c.dtype === 'float64' && c.betaZero === true).map((c) => c.n);
   for (const n of [33, 40, 48, 56, 63, 65, 72, 80, 144, 160, 288, 448]) assert.ok(batchedGemm.includes(n), `batched gemm at ${n}`);
   assert.ok(grid.every((c) => ROUTES[routedOp(c.op)].some((r) => r.name === c.route) && c.count >= 1));
   const row = (n: number, count: number, ratio: number, series: 'single' | 'batched') =>
@@ -391,6 +395,17 @@ test('the sweep: its grid, the rules its rows imply, and the table source (which
     { ...row(16, 1, NaN, 'single'), op: 'potrf' as const, route: 'cusolver' as const, error: 'failed' },
   ]);
   assert.deepEqual(rules.map((r) => [r.n, r.count, r.measured.length]), [[[32, 256], [500, Infinity], 4], [[2048, Infinity], [1, 1], 3]]);
+  // The two ways of gemm are series of their own: their rules say which, and a query of the other never meets them.
+  const ways = rulesFromRows([{ ...row(64, 9000, 0.9, 'batched'), betaZero: true }, { ...row(64, 9000, 1.1, 'batched'), betaZero: false },
+    { ...row(128, 2000, 1.2, 'batched'), betaZero: true }, { ...row(128, 2000, 0.8, 'batched'), betaZero: false }]);
+  assert.deepEqual(ways.map((r) => [r.n, r.betaZero]), [[[64, 64], true], [[128, Infinity], false]]);
+  const waysTable: VendorTable = { card: 'x', provenance: 'test', rules: ways };
+  const q = { op: 'gemm', route: 'cublas', dtype: 'float64', count: 9000 } as const;
+  assert.ok(vendorRuleFor(waysTable, { ...q, n: 64, betaZero: true }));
+  assert.equal(vendorRuleFor(waysTable, { ...q, n: 64, betaZero: false }), undefined);
+  assert.equal(vendorRuleFor(waysTable, { ...q, n: 128, betaZero: true }), undefined);
+  assert.ok(vendorRuleFor(waysTable, { ...q, n: 128, betaZero: false }));
+  assert.equal(vendorRuleFor(waysTable, { ...q, n: 128 }), undefined, 'a query that does not say meets no rule that does');
   // A point just under the bound is written cut to three decimals, never rounded up onto it.
   const edge = rulesFromRows([row(64, 9000, 0.96996, 'batched')]);
   assert.equal(edge[0]!.measured[0]!.ratio, 0.969);
@@ -400,6 +415,9 @@ test('the sweep: its grid, the rules its rows imply, and the table source (which
   const table = (await import(`data:text/javascript,${encodeURIComponent(js)}`) as { h200VendorTable: VendorTable }).h200VendorTable;
   assert.equal(table.card, 'NVIDIA H200');
   assert.deepEqual(table.rules, rules);
+  const waysSource = tableSource('NVIDIA H200', 'test', 'node dist/scripts/vendor-sweep.js', ways);
+  const waysJs = ts.transpileModule(waysSource, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+  assert.deepEqual((await import(`data:text/javascript,${encodeURIComponent(waysJs)}`) as { h200VendorTable: VendorTable }).h200VendorTable.rules, ways);
 });
 
 test('the sweep at two counts: the solves\' large counts where they differ enough, and rules that route every measured row as it was measured', async () => {
@@ -449,7 +467,7 @@ test('the sweep: the solves\' cases, and the rules and source their rows give', 
   assert.equal(grid.length, 360);
   assert.ok(grid.every((c) => ROUTES[routedOp(c.op)].some((r) => r.name === c.route) && c.count >= 1 && c.nrhs !== undefined && c.n >= 8 && c.n <= 512));
   assert.deepEqual([...new Set(grid.filter((c) => c.op === 'trsm').map((c) => `${c.nrhs} ${c.side}`))], SOLVE_NRHS.map((k) => `${k} left`));
-  assert.ok(vendorGrid(['gemm', 'potrf', 'getrf', 'syev', 'trsm', 'getrs', 'gesv'], ['float64', 'float32']).length <= 540, 'the whole sweep stays near 500 cases');
+  assert.ok(vendorGrid(['gemm', 'potrf', 'getrf', 'syev', 'trsm', 'getrs', 'gesv'], ['float64', 'float32']).length <= 620, 'the whole sweep stays near 600 cases');
   // The series' ranges of right-hand sides cover every nrhs once: 1, 2-3, 4-7, 8-15, SOLVE_MANY and more.
   assert.deepEqual(SOLVE_NRHS.map(solveNrhsRange), [[1, 1], [2, 3], [4, 7], [8, SOLVE_MANY - 1], [SOLVE_MANY, Infinity]]);
   for (let k = 1; k <= 40; k++) assert.equal(SOLVE_NRHS.map(solveNrhsRange).filter(([lo, hi]) => k >= lo && k <= hi).length, 1, `nrhs ${k}`);
@@ -488,7 +506,7 @@ test('complex gemm: the sweep measures gemm, trsm and batched potrf alone in the
   const complex = all.filter((c) => c.op === 'gemm');
   assert.deepEqual(new Set(complex.map((c) => c.dtype)), new Set(['complex128', 'complex64']));
   // The same sizes as the real gemm series, the counts by the complex element's bytes (twice the real one's).
-  const real = vendorGrid(['gemm'], ['float64']);
+  const real = vendorGrid(['gemm'], ['float64']).filter((c) => c.betaZero === true);
   assert.deepEqual(complex.filter((c) => c.dtype === 'complex128').map((c) => [c.series, c.n]), real.map((c) => [c.series, c.n]));
   const at = (dtype: 'float64' | 'complex128', n: number) => (dtype === 'float64' ? real : complex).find((c) => c.dtype === dtype && c.n === n && c.series === 'batched')!;
   assert.ok(Math.abs(at('complex128', 64).count - at('float64', 64).count / 2) <= 1);
@@ -570,5 +588,6 @@ test("the cuBLAS gemm candidate's question: 'tsm2r' on C's columns for a TSM2R p
   assert.deepEqual(vendor.gemmVendorQuery(one(10240, 16, 10240) as never, dev), { op: 'tsm2r', route: 'cublas', dtype: 'float64', n: 16, count: 1 });
   assert.equal(vendor.gemmVendorQuery(one(1 << 20, 16, 16) as never, dev), undefined, 'TSM2L: the tsm2 route');
   assert.equal(vendor.gemmVendorQuery(one(65536, 8, 32) as never, dev), undefined, 'TSM2L: the tsm2 route');
-  assert.deepEqual(vendor.gemmVendorQuery(one(512, 512, 512) as never, dev), { op: 'gemm', route: 'cublas', dtype: 'float64', n: 512, count: 1 });
+  assert.deepEqual(vendor.gemmVendorQuery(one(512, 512, 512) as never, dev), { op: 'gemm', route: 'cublas', dtype: 'float64', n: 512, count: 1, betaZero: true });
+  assert.deepEqual(vendor.gemmVendorQuery({ ...one(512, 512, 512), beta: -1 } as never, dev), { op: 'gemm', route: 'cublas', dtype: 'float64', n: 512, count: 1, betaZero: false });
 });

@@ -46,7 +46,7 @@ export function gemmVendorQuery(r: GemmRequest, dev: GpuDevice): VendorQuery | u
   if (kind !== undefined && tsm2Serves(dev, r)) {
     return kind === 'tsm2r' ? { op: 'tsm2r', route: 'cublas', dtype, n: s.n, count } : undefined;
   }
-  return { op: 'gemm', route: 'cublas', dtype, n: gemmSize(s.m, s.n, s.k), count };
+  return { op: 'gemm', route: 'cublas', dtype, n: gemmSize(s.m, s.n, s.k), count, betaZero: r.beta === 0 };
 }
 
 /** Whether the card's table sends `r` to cuBLAS (`gemmVendorQuery`), where its sizes fit cuBLAS's ints. */

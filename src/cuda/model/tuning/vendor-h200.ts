@@ -15,33 +15,53 @@ export const h200VendorTable: VendorTable = {
   card: "NVIDIA H200",
   provenance: "NVIDIA H200 (sm_90, 132 SMs), 2026-11-29; node dist/scripts/vendor-sweep.js --ops gemm,potrf,getrf,syev,trsm,getrs,gesv --dtype float64,float32 --repeats 5",
   rules: [
-    // gemm in the real types, batched and one matrix: float32 measured after the tiles by padding (the same
-    // card, 2026-12-01, `node dist/scripts/vendor-sweep.js --ops gemm --dtype float64,float32 --repeats 5`, code of
-    // commit bf8924d; batched orders every few to 96, past the tiles' edges, every 16 to 192 and every 32 to 512);
-    // float64 again after the padding rule took its 48 x 48 tile and reached 160 (`--ops gemm --dtype float64`, code
-    // of commit 8f83085).
-    { op: 'gemm', route: 'cublas', dtype: 'float64', n: [52, 60], count: [3106, Infinity],
-      measured: [{ n: 52, count: 4136, ratio: 0.936 }, { n: 56, count: 3566, ratio: 0.935 }, { n: 60, count: 3106, ratio: 0.96 }] },
-    { op: 'gemm', route: 'cublas', dtype: 'float64', n: [112, 112], count: [891, Infinity],
-      measured: [{ n: 112, count: 891, ratio: 0.862 }] },
-    { op: 'gemm', route: 'cublas', dtype: 'float64', n: [160, Infinity], count: [42, Infinity],
-      measured: [{ n: 160, count: 436, ratio: 0.923 }, { n: 176, count: 361, ratio: 0.847 }, { n: 192, count: 303, ratio: 0.91 }, { n: 224, count: 222, ratio: 0.831 }, { n: 256, count: 170, ratio: 0.896 }, { n: 288, count: 134, ratio: 0.821 }, { n: 320, count: 109, ratio: 0.9 }, { n: 384, count: 75, ratio: 0.87 }, { n: 448, count: 55, ratio: 0.88 }, { n: 512, count: 42, ratio: 0.861 }] },
-    { op: 'gemm', route: 'cublas', dtype: 'float32', n: [28, 28], count: [28532, Infinity],
-      measured: [{ n: 28, count: 28532, ratio: 0.95 }] },
-    { op: 'gemm', route: 'cublas', dtype: 'float32', n: [65, 65], count: [5294, Infinity],
-      measured: [{ n: 65, count: 5294, ratio: 0.91 }] },
-    { op: 'gemm', route: 'cublas', dtype: 'float32', n: [88, 88], count: [2888, Infinity],
-      measured: [{ n: 88, count: 2888, ratio: 0.96 }] },
-    { op: 'gemm', route: 'cublas', dtype: 'float32', n: [176, 176], count: [722, Infinity],
-      measured: [{ n: 176, count: 722, ratio: 0.95 }] },
-    { op: 'gemm', route: 'cublas', dtype: 'float32', n: [288, Infinity], count: [85, Infinity],
-      measured: [{ n: 288, count: 269, ratio: 0.93 }, { n: 320, count: 218, ratio: 0.95 }, { n: 384, count: 151, ratio: 0.969 }, { n: 448, count: 111, ratio: 0.94 }, { n: 512, count: 85, ratio: 0.89 }] },
-    { op: 'gemm', route: 'cublas', dtype: 'float64', n: [256, Infinity], count: [1, 1],
-      measured: [{ n: 256, count: 1, ratio: 0.639 }, { n: 512, count: 1, ratio: 0.57 }, { n: 768, count: 1, ratio: 0.812 }, { n: 1024, count: 1, ratio: 0.892 }, { n: 1536, count: 1, ratio: 0.694 }, { n: 2048, count: 1, ratio: 0.733 }, { n: 4096, count: 1, ratio: 0.902 }, { n: 8192, count: 1, ratio: 0.929 }] },
-    { op: 'gemm', route: 'cublas', dtype: 'float32', n: [256, 256], count: [1, 1],
-      measured: [{ n: 256, count: 1, ratio: 0.88 }] },
-    { op: 'gemm', route: 'cublas', dtype: 'float32', n: [768, Infinity], count: [1, 1],
-      measured: [{ n: 768, count: 1, ratio: 0.92 }, { n: 1024, count: 1, ratio: 0.86 }, { n: 1536, count: 1, ratio: 0.84 }, { n: 2048, count: 1, ratio: 0.87 }, { n: 4096, count: 1, ratio: 0.84 }, { n: 8192, count: 1, ratio: 0.85 }] },
+    // gemm in the real types, batched and one matrix, each way: C = A B (betaZero: true) and C = A B + C
+    // (betaZero: false; the own kernels' epilogue reads C, cuBLAS's rate differs too). The same card, 2026-12-02,
+    // `node dist/scripts/vendor-sweep.js --ops gemm --dtype float64,float32 --repeats 5`, code of the padding
+    // rule to 512 and C's prefetch (commit 0b9949f and the sweep's beta series); batched orders every few to 96,
+    // past the tiles' edges, every 16 to 192 and every 32 to 512, 256 MiB of A, B and C.
+    { op: 'gemm', route: 'cublas', dtype: 'float64', n: [52, 56], betaZero: true, count: [3566, Infinity],
+      measured: [{ n: 52, count: 4136, ratio: 0.967 }, { n: 56, count: 3566, ratio: 0.96 }] },
+    { op: 'gemm', route: 'cublas', dtype: 'float64', n: [112, 128], betaZero: true, count: [682, Infinity],
+      measured: [{ n: 112, count: 891, ratio: 0.92 }, { n: 128, count: 682, ratio: 0.955 }] },
+    { op: 'gemm', route: 'cublas', dtype: 'float64', n: [160, 176], betaZero: true, count: [361, Infinity],
+      measured: [{ n: 160, count: 436, ratio: 0.817 }, { n: 176, count: 361, ratio: 0.827 }] },
+    { op: 'gemm', route: 'cublas', dtype: 'float64', n: [224, Infinity], betaZero: true, count: [42, Infinity],
+      measured: [{ n: 224, count: 222, ratio: 0.827 }, { n: 256, count: 170, ratio: 0.905 }, { n: 288, count: 134, ratio: 0.938 }, { n: 320, count: 109, ratio: 0.922 }, { n: 384, count: 75, ratio: 0.841 }, { n: 448, count: 55, ratio: 0.858 }, { n: 512, count: 42, ratio: 0.842 }] },
+    { op: 'gemm', route: 'cublas', dtype: 'float32', n: [63, 63], betaZero: true, count: [5636, Infinity],
+      measured: [{ n: 63, count: 5636, ratio: 0.95 }] },
+    { op: 'gemm', route: 'cublas', dtype: 'float32', n: [65, 72], betaZero: true, count: [4315, Infinity],
+      measured: [{ n: 65, count: 5294, ratio: 0.876 }, { n: 72, count: 4315, ratio: 0.914 }] },
+    { op: 'gemm', route: 'cublas', dtype: 'float32', n: [88, 88], betaZero: true, count: [2888, Infinity],
+      measured: [{ n: 88, count: 2888, ratio: 0.946 }] },
+    { op: 'gemm', route: 'cublas', dtype: 'float32', n: [288, Infinity], betaZero: true, count: [85, Infinity],
+      measured: [{ n: 288, count: 269, ratio: 0.968 }, { n: 320, count: 218, ratio: 0.953 }, { n: 384, count: 151, ratio: 0.942 }, { n: 448, count: 111, ratio: 0.964 }, { n: 512, count: 85, ratio: 0.885 }] },
+    { op: 'gemm', route: 'cublas', dtype: 'float64', n: [256, Infinity], betaZero: true, count: [1, 1],
+      measured: [{ n: 256, count: 1, ratio: 0.709 }, { n: 512, count: 1, ratio: 0.551 }, { n: 768, count: 1, ratio: 0.793 }, { n: 1024, count: 1, ratio: 0.882 }, { n: 1536, count: 1, ratio: 0.699 }, { n: 2048, count: 1, ratio: 0.732 }, { n: 4096, count: 1, ratio: 0.879 }, { n: 8192, count: 1, ratio: 0.934 }] },
+    { op: 'gemm', route: 'cublas', dtype: 'float32', n: [768, Infinity], betaZero: true, count: [1, 1],
+      measured: [{ n: 768, count: 1, ratio: 0.848 }, { n: 1024, count: 1, ratio: 0.81 }, { n: 1536, count: 1, ratio: 0.819 }, { n: 2048, count: 1, ratio: 0.857 }, { n: 4096, count: 1, ratio: 0.845 }, { n: 8192, count: 1, ratio: 0.852 }] },
+    { op: 'gemm', route: 'cublas', dtype: 'float64', n: [24, 28], betaZero: false, count: [14266, Infinity],
+      measured: [{ n: 24, count: 19418, ratio: 0.682 }, { n: 28, count: 14266, ratio: 0.944 }] },
+    { op: 'gemm', route: 'cublas', dtype: 'float64', n: [44, 44], betaZero: false, count: [5777, Infinity],
+      measured: [{ n: 44, count: 5777, ratio: 0.883 }] },
+    { op: 'gemm', route: 'cublas', dtype: 'float64', n: [52, 64], betaZero: false, count: [2730, Infinity],
+      measured: [{ n: 52, count: 4136, ratio: 0.774 }, { n: 56, count: 3566, ratio: 0.865 }, { n: 60, count: 3106, ratio: 0.901 }, { n: 63, count: 2818, ratio: 0.774 }, { n: 64, count: 2730, ratio: 0.875 }] },
+    { op: 'gemm', route: 'cublas', dtype: 'float64', n: [88, Infinity], betaZero: false, count: [42, Infinity],
+      measured: [{ n: 88, count: 1444, ratio: 0.902 }, { n: 96, count: 1213, ratio: 0.904 }, { n: 112, count: 891, ratio: 0.801 }, { n: 128, count: 682, ratio: 0.802 }, { n: 144, count: 539, ratio: 0.948 }, { n: 160, count: 436, ratio: 0.664 }, { n: 176, count: 361, ratio: 0.699 }, { n: 192, count: 303, ratio: 0.738 }, { n: 224, count: 222, ratio: 0.782 }, { n: 256, count: 170, ratio: 0.757 }, { n: 288, count: 134, ratio: 0.882 }, { n: 320, count: 109, ratio: 0.784 }, { n: 384, count: 75, ratio: 0.799 }, { n: 448, count: 55, ratio: 0.81 }, { n: 512, count: 42, ratio: 0.798 }] },
+    { op: 'gemm', route: 'cublas', dtype: 'float32', n: [24, 32], betaZero: false, count: [21845, Infinity],
+      measured: [{ n: 24, count: 38836, ratio: 0.598 }, { n: 28, count: 28532, ratio: 0.646 }, { n: 32, count: 21845, ratio: 0.841 }] },
+    { op: 'gemm', route: 'cublas', dtype: 'float32', n: [40, 65], betaZero: false, count: [5294, Infinity],
+      measured: [{ n: 40, count: 13981, ratio: 0.946 }, { n: 44, count: 11554, ratio: 0.901 }, { n: 48, count: 9709, ratio: 0.958 }, { n: 52, count: 8272, ratio: 0.893 }, { n: 56, count: 7133, ratio: 0.909 }, { n: 60, count: 6213, ratio: 0.9 }, { n: 63, count: 5636, ratio: 0.656 }, { n: 64, count: 5461, ratio: 0.871 }, { n: 65, count: 5294, ratio: 0.875 }] },
+    { op: 'gemm', route: 'cublas', dtype: 'float32', n: [128, 128], betaZero: false, count: [1365, Infinity],
+      measured: [{ n: 128, count: 1365, ratio: 0.921 }] },
+    { op: 'gemm', route: 'cublas', dtype: 'float32', n: [176, 320], betaZero: false, count: [218, Infinity],
+      measured: [{ n: 176, count: 722, ratio: 0.852 }, { n: 192, count: 606, ratio: 0.851 }, { n: 224, count: 445, ratio: 0.938 }, { n: 256, count: 341, ratio: 0.942 }, { n: 288, count: 269, ratio: 0.835 }, { n: 320, count: 218, ratio: 0.928 }] },
+    { op: 'gemm', route: 'cublas', dtype: 'float32', n: [448, Infinity], betaZero: false, count: [85, Infinity],
+      measured: [{ n: 448, count: 111, ratio: 0.879 }, { n: 512, count: 85, ratio: 0.952 }] },
+    { op: 'gemm', route: 'cublas', dtype: 'float64', n: [256, Infinity], betaZero: false, count: [1, 1],
+      measured: [{ n: 256, count: 1, ratio: 0.617 }, { n: 512, count: 1, ratio: 0.53 }, { n: 768, count: 1, ratio: 0.735 }, { n: 1024, count: 1, ratio: 0.826 }, { n: 1536, count: 1, ratio: 0.669 }, { n: 2048, count: 1, ratio: 0.721 }, { n: 4096, count: 1, ratio: 0.867 }, { n: 8192, count: 1, ratio: 0.907 }] },
+    { op: 'gemm', route: 'cublas', dtype: 'float32', n: [768, Infinity], betaZero: false, count: [1, 1],
+      measured: [{ n: 768, count: 1, ratio: 0.945 }, { n: 1024, count: 1, ratio: 0.815 }, { n: 1536, count: 1, ratio: 0.859 }, { n: 2048, count: 1, ratio: 0.806 }, { n: 4096, count: 1, ratio: 0.815 }, { n: 8192, count: 1, ratio: 0.843 }] },
     // One product of the TSM2R shape (m = k = 10240-30720, C's n columns): the same card, 2026-11-29, `MYRIAD_QUICK_FIRST=0 node
     // dist/src/cli.js bench tsm2 --backend cuda` (cublasDgemm against the TSM2R kernels, optimised builds): float64 n = 8 0.88-0.95,
     // 16 0.66-0.70, 32 0.45-0.51 (the staged and DMMA kernels at 44-74% of the copy rate, cuBLAS near it); n = 1-4 mixed (0.85-1.05),
@@ -149,7 +169,8 @@ export const h200VendorTable: VendorTable = {
       measured: [{ n: 48, count: 7281, ratio: 0.839 }, { n: 64, count: 4096, ratio: 0.862 }, { n: 96, count: 1820, ratio: 0.866 }, { n: 128, count: 1024, ratio: 0.863 }] },
     // Complex gemm: the same card, 2026-11-29, `node dist/scripts/vendor-sweep.js --ops gemm --dtype complex128,complex64`
     // (cuBLAS's z/cgemm against the own kernels over pairs); complex128 measured again after its own
-    // kernel moved to the tensor cores (the mma kernel on the real embedding, `--dtype complex128`).
+    // kernel moved to the tensor cores (the mma kernel on the real embedding, `--dtype complex128`). Measured with
+    // C = A B; the rules hold for C = A B + C too (not measured: no betaZero).
     { op: 'gemm', route: 'cublas', dtype: 'complex128', n: [32, 32], count: [5461, Infinity],
       measured: [{ n: 32, count: 5461, ratio: 0.74 }, { n: 32, count: 21845, ratio: 0.90 }] },
     // Orders 29-31 where the very-small kernel took complex gemm to 32 (2026-11-30, `GRID=plan

@@ -49,6 +49,11 @@ export interface VendorRule {
    * with them.
    */
   readonly nrhs?: readonly [number, number];
+  /**
+   * gemm: whether the products measured left C unread (beta = 0: true) or read it (false); a query
+   * of the other kind never meets the rule. Absent: both kinds.
+   */
+  readonly betaZero?: boolean;
   /** Inclusive bounds of the batch count. */
   readonly count: readonly [number, number];
   /** The points behind the rule. */
@@ -73,6 +78,8 @@ export interface VendorQuery {
   readonly jobz?: 'vectors' | 'values';
   readonly side?: Side;
   readonly nrhs?: number;
+  /** gemm: beta = 0 (C not read). */
+  readonly betaZero?: boolean;
 }
 
 const inside = (x: number, [lo, hi]: readonly [number, number]): boolean => x >= lo && x <= hi;
@@ -82,5 +89,6 @@ export function vendorRuleFor(table: VendorTable | undefined, q: VendorQuery): V
   if (table === undefined) return undefined;
   return table.rules.find((r) => r.op === q.op && r.route === q.route && r.dtype === q.dtype
     && (r.jobz === undefined || r.jobz === q.jobz) && (r.side === undefined || r.side === q.side)
-    && (r.nrhs === undefined || (q.nrhs !== undefined && inside(q.nrhs, r.nrhs))) && inside(q.n, r.n) && inside(q.count, r.count));
+    && (r.nrhs === undefined || (q.nrhs !== undefined && inside(q.nrhs, r.nrhs))) && (r.betaZero === undefined || r.betaZero === q.betaZero)
+    && inside(q.n, r.n) && inside(q.count, r.count));
 }
