@@ -5,8 +5,9 @@
  * batch's last matrix paired with itself), copied back (complex64 rounded once) with tau and info
  * 0 for geqrf. A pair the kernel hands back (geqrf: a reflector's sum of squares out of its
  * bounds, from a NaN, an infinity, or values near float64's limits; orgqr: a value not finite) is
- * left untouched in the caller's arrays and handed to `defer`, one matrix at a time, which runs
- * the reference on it.
+ * worked again one matrix at a time (each paired with itself: the lanes never mix, so a matrix's
+ * result does not depend on its neighbour); a matrix handed back alone is left untouched in the
+ * caller's arrays and handed to `defer`, which runs the reference on it.
  */
 import type { DType, FloatArray } from '../../core/dtype.js';
 import type { GeqrfRequest, OrgqrRequest } from '../../core/op-specs.js';
@@ -80,8 +81,12 @@ export function zgeqrfWasm(q: QrReq, m: number, n: number, p0: number, count: nu
       if (op === 'geqrf') r.info.fill(0, q0, q0 + c);
       continue;
     }
+    /** Matrix t of the chunk alone (the kernel left a handed-back pair's A as it was). */
+    const alone = (t: number): boolean => pair(t * aPer * 8, t * aPer * 8, (tauBase + t * tPer) * 8, (tauBase + t * tPer) * 8, work) === 1;
     for (let t = 0; t < c; t++) {
-      if (ints[okBase / 4 + (t >> 1)] !== 1) {
+      const pairOk = ints[okBase / 4 + (t >> 1)] === 1;
+      // the odd last matrix already ran alone
+      if (!pairOk && ((c & 1) !== 0 && t === c - 1 || !alone(t))) {
         deferred.push(q0 + t);
         continue;
       }

@@ -19,6 +19,7 @@ import type { Side } from '../../core/enums.js';
 import type { GeqrfRequest, OrgqrRequest } from '../../core/op-specs.js';
 import type { ComplexOrmqrRequest } from '../../core/op-specs.js';
 import { WHOLE, Workspace, zload, zstore } from './workspace.js';
+import { LARFG_RSAFMN, LARFG_SAFMIN } from '../lapack/qr.js';
 
 const work = new Workspace();
 const twork = new Workspace();
@@ -78,31 +79,42 @@ export function cpuOrmqrComplex(r: ComplexOrmqrRequest<FloatArray>): void {
 export function zgeqr2(a: Float64Array, tau: Float64Array, m: number, n: number): void {
   const k = Math.min(m, n);
   for (let j = 0; j < k; j++) {
-    const d = 2 * (j + j * m);
-    const ar = a[d]!;
-    const ai = a[d + 1]!;
-    const xnorm = norm2(a, d + 2, m - j - 1);
+    const d = 2 * (j + j * m), end = 2 * (j + 1) * m;
+    let ar = a[d]!;
+    let ai = a[d + 1]!;
+    let xnorm = norm2(a, d + 2, m - j - 1);
     if (xnorm === 0 && ai === 0) {
       tau[2 * j] = 0;
       tau[2 * j + 1] = 0;
       continue;
     }
-    const beta = -Math.sign(ar || 1) * Math.hypot(ar, ai, xnorm);
+    let beta = -Math.sign(ar || 1) * Math.hypot(ar, ai, xnorm);
+    // zlarfg: a beta below the safe minimum scales the column up first (1 / (alpha - beta) would overflow).
+    let knt = 0;
+    if (Math.abs(beta) < LARFG_SAFMIN) {
+      do {
+        knt++;
+        for (let p = d + 2; p < end; p++) a[p] *= LARFG_RSAFMN;
+        beta *= LARFG_RSAFMN;
+        ar *= LARFG_RSAFMN;
+        ai *= LARFG_RSAFMN;
+      } while (Math.abs(beta) < LARFG_SAFMIN && knt < 20);
+      xnorm = norm2(a, d + 2, m - j - 1);
+      beta = -Math.sign(ar || 1) * Math.hypot(ar, ai, xnorm);
+    }
     const tr = (beta - ar) / beta;
     const ti = -ai / beta;
     tau[2 * j] = tr;
     tau[2 * j + 1] = ti;
-    // x := x / (alpha - beta).
-    const dr = ar - beta;
-    const den = dr * dr + ai * ai;
-    const sr = dr / den;
-    const si = -ai / den;
-    for (let p = d + 2; p < 2 * (j + 1) * m; p += 2) {
+    // x := x / (alpha - beta) (|alpha - beta| may be near float64's limits: `reciprocal`).
+    const [sr, si] = reciprocal(ar - beta, ai);
+    for (let p = d + 2; p < end; p += 2) {
       const xr = a[p]!;
       const xi = a[p + 1]!;
       a[p] = xr * sr - xi * si;
       a[p + 1] = xr * si + xi * sr;
     }
+    for (let s = 0; s < knt; s++) beta *= LARFG_SAFMIN;
     // H(j)^H = I - conj(tau) v v^H on the trailing columns.
     for (let c = j + 1; c < n; c++) applyReflector(a, m, j, tr, -ti, a, 2 * c * m);
     a[d] = beta;
@@ -215,6 +227,22 @@ function applyReflector(a: Float64Array, m: number, j: number, tr: number, ti: n
 }
 
 /** ||x|| over `len` complex elements from float o, scaled against overflow and underflow; NaN propagates. */
+/**
+ * 1 / (re + i im): (re, -im) / (re^2 + im^2) where that sum is well inside float64's range (the
+ * rounding of the WebAssembly kernel, cpu-fast's zgeqrf-interleaved.ts), Smith's division, which
+ * never forms it, outside.
+ */
+function reciprocal(re: number, im: number): [number, number] {
+  const squares = re * re + im * im;
+  if (squares > 2 ** -1000 && squares < 2 ** 1000) return [re / squares, -im / squares];
+  if (Math.abs(re) >= Math.abs(im)) {
+    const r = im / re, den = re + im * r;
+    return [1 / den, -r / den];
+  }
+  const r = re / im, den = im + re * r;
+  return [r / den, -1 / den];
+}
+
 function norm2(x: Float64Array, o: number, len: number): number {
   let mx = 0;
   for (let p = o; p < o + 2 * len; p++) {

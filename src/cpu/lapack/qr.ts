@@ -133,21 +133,41 @@ export function cpuGels(r: GelsRequest<FloatArray, Int32Array>): void {
   }
 }
 
+/**
+ * dlarfg's safe minimum, dlamch('S') / dlamch('E') = 2^-969: a reflector whose beta is below it has
+ * its column scaled by 2^969 (at most 20 times) before 1 / (alpha - beta), which would overflow,
+ * and beta scaled back after.
+ */
+export const LARFG_SAFMIN = 2 ** -969;
+export const LARFG_RSAFMN = 2 ** 969;
+
 /** dgeqr2 on a (m x n, ld = m): reflectors below the diagonal, R on and above it, tau[0:min(m, n)]. */
 export function geqr2(a: Float64Array, tau: Float64Array, m: number, n: number): void {
   const k = Math.min(m, n);
   for (let j = 0; j < k; j++) {
-    const d = j + j * m;
-    const alpha = a[d]!;
-    const xnorm = norm2(a, d + 1, m - j - 1);
+    const d = j + j * m, end = (j + 1) * m;
+    let alpha = a[d]!;
+    let xnorm = norm2(a, d + 1, m - j - 1);
     if (xnorm === 0) {
       tau[j] = 0;
       continue;
     }
-    const beta = -Math.sign(alpha || 1) * Math.hypot(alpha, xnorm);
+    let beta = -Math.sign(alpha || 1) * Math.hypot(alpha, xnorm);
+    let knt = 0;
+    if (Math.abs(beta) < LARFG_SAFMIN) {
+      do {
+        knt++;
+        for (let p = d + 1; p < end; p++) a[p] *= LARFG_RSAFMN;
+        beta *= LARFG_RSAFMN;
+        alpha *= LARFG_RSAFMN;
+      } while (Math.abs(beta) < LARFG_SAFMIN && knt < 20);
+      xnorm = norm2(a, d + 1, m - j - 1);
+      beta = -Math.sign(alpha || 1) * Math.hypot(alpha, xnorm);
+    }
     tau[j] = (beta - alpha) / beta;
     const scale = 1 / (alpha - beta);
-    for (let p = d + 1; p < (j + 1) * m; p++) a[p] *= scale;
+    for (let p = d + 1; p < end; p++) a[p] *= scale;
+    for (let s = 0; s < knt; s++) beta *= LARFG_SAFMIN;
     for (let c = j + 1; c < n; c++) applyReflector(a, m, j, tau[j]!, a, c * m);
     a[d] = beta;
   }
