@@ -22,7 +22,7 @@ import { jacobiSweeps, REORTHOGONALIZE_ABOVE } from '../../core/algorithms.js';
 import { batchCount, matrixAt, type MatrixView } from '../../core/batch.js';
 import type { FloatArray } from '../../core/dtype.js';
 import type { SyevRequest } from '../../core/op-specs.js';
-import { scaleOf, sortWithColumns } from '../lapack/jacobi.js';
+import { offDiagonalNegligible, scaleOf, sortWithColumns } from '../lapack/jacobi.js';
 import { Workspace } from './workspace.js';
 import { hermitianRotation, reorthogonalizeComplex, rotateComplexColumns, type ComplexRotation } from './zrotation.js';
 
@@ -107,11 +107,13 @@ export function heevMatrix(a: Float64Array, v: Float64Array, d: Float64Array, n:
       }
     }
   }
+  // As syev's: off-diagonal noise below n eps ||A||_F after the last sweep counts as converged.
+  const settled = converged || offDiagonalNegligible(a, n, 2);
   if (vectors && n > REORTHOGONALIZE_ABOVE) reorthogonalizeComplex(v, n, n);
   for (let j = 0; j < n; j++) d[j] = a[at(j, j)]!;
   sortWithColumns(d, n, false, vectors ? [[v, 2 * n]] : []);
   for (let j = 0; j < n; j++) d[j] = d[j]! / scale;
-  return converged ? 0 : n + 1;
+  return settled ? 0 : n + 1;
 }
 
 /** The full Hermitian matrix from the `uplo` triangle of m (interleaved, ld = n), the diagonal real. */
