@@ -14,7 +14,7 @@ import { jacobiSweeps, REORTHOGONALIZE_ABOVE } from '../../core/algorithms.js';
 import { batchCount, matrixAt, type MatrixView } from '../../core/batch.js';
 import type { FloatArray } from '../../core/dtype.js';
 import type { GesvdRequest } from '../../core/op-specs.js';
-import { scaleOf, sortWithColumns } from '../lapack/jacobi.js';
+import { gramOffNegligible, orthonormalizeColumns, scaleOf, sortWithColumns } from '../lapack/jacobi.js';
 import { Workspace } from './workspace.js';
 import { hermitianRotation, reorthogonalizeComplex, rotateComplexColumns, type ComplexRotation } from './zrotation.js';
 
@@ -107,6 +107,8 @@ export function gesvdMatrixComplex(g: Float64Array, v: Float64Array, s: Float64A
       }
     }
   }
+  // As the real gesvd's (lapack/jacobi.ts): the absolute level counts as converged, and U is made orthonormal where the sweeps did not settle.
+  const settled = converged || gramOffNegligible(g, m, n, 2);
   if (n > REORTHOGONALIZE_ABOVE) reorthogonalizeComplex(v, n, n);
   for (let j = 0; j < n; j++) {
     let nrm = 0;
@@ -119,7 +121,8 @@ export function gesvdMatrixComplex(g: Float64Array, v: Float64Array, s: Float64A
     else completeColumn(g, m, j);
     s[j] /= scale;
   }
-  return converged ? 0 : n + 1;
+  if (!converged) orthonormalizeColumns(g, m, n, 2, (j) => completeColumn(g, m, j));
+  return settled ? 0 : n + 1;
 }
 
 /**

@@ -188,6 +188,7 @@ export function gesvdMatrix(g: Float64Array, v: Float64Array, s: Float64Array, m
       }
     }
   }
+  const settled = converged || gramOffNegligible(g, m, n, 1);
   if (n > REORTHOGONALIZE_ABOVE) reorthogonalize(v, n);
   for (let j = 0; j < n; j++) {
     let nrm = 0;
@@ -200,7 +201,88 @@ export function gesvdMatrix(g: Float64Array, v: Float64Array, s: Float64Array, m
     else completeColumn(g, m, j);
     s[j] /= scale;
   }
-  return converged ? 0 : n + 1;
+  if (!converged) orthonormalizeColumns(g, m, n, 1, (j) => completeColumn(g, m, j));
+  return settled ? 0 : n + 1;
+}
+
+/**
+ * Whether the columns of g (m x n, ld = m; `parts` floats an element: 1 real, 2 complex) are
+ * orthogonal to n eps of G^H G's Frobenius norm: the level LAPACK's bidiagonal QR stops at, where
+ * the relative test of one-sided Jacobi has not settled (a graded matrix: the pairs of its small
+ * columns keep rotating on rounding noise). The dot products are divided by the largest squared
+ * column norm first (the columns may reach 2^500: their squares' squares would overflow).
+ */
+export function gramOffNegligible(g: Float64Array, m: number, n: number, parts: 1 | 2): boolean {
+  const len = parts * m;
+  let top = 0;
+  for (let j = 0; j < n; j++) {
+    let sq = 0;
+    for (let x = 0; x < len; x++) sq += g[j * len + x]! ** 2;
+    top = Math.max(top, sq);
+  }
+  if (!(top > 0)) return top === 0;
+  let off = 0, all = 0;
+  for (let p = 0; p < n; p++) {
+    for (let q = p; q < n; q++) {
+      const [dr, di] = columnDot(g, p * len, q * len, len, parts);
+      const sq = (dr / top) ** 2 + (di / top) ** 2;
+      all += p === q ? sq : 2 * sq;
+      if (p !== q) off += 2 * sq;
+    }
+  }
+  return off <= (n * EPS) ** 2 * all;
+}
+
+/** g_p^H g_q of two columns of `len` floats at p and q (parts 2: interleaved complex). */
+function columnDot(g: Float64Array, p: number, q: number, len: number, parts: 1 | 2): [number, number] {
+  let dr = 0, di = 0;
+  for (let x = 0; x < len; x += parts) {
+    const ur = g[p + x]!, yr = g[q + x]!;
+    if (parts === 1) { dr += ur * yr; continue; }
+    const ui = g[p + x + 1]!, yi = g[q + x + 1]!;
+    dr += ur * yr + ui * yi;
+    di += ur * yi - ui * yr;
+  }
+  return [dr, di];
+}
+
+/**
+ * The columns of g (m x n, ld = m, unit length, in descending order of their singular values)
+ * made orthonormal in that order: two passes of Gram-Schmidt against the columns before (two more
+ * where half the length went), then unit length; a column with nothing left takes `complete`. For
+ * a gesvd whose sweeps did not settle: a column of a small singular value s_j, computed as A v_j /
+ * s_j, carries an error of about eps ||A|| / s_j, so moving it by as much changes U S V^T by eps
+ * ||A|| only, and U is orthonormal as LAPACK's.
+ */
+export function orthonormalizeColumns(g: Float64Array, m: number, n: number, parts: 1 | 2, complete: (j: number) => void): void {
+  const len = parts * m;
+  const project = (col: number, j: number): number => {
+    for (let pass = 0; pass < 2; pass++) {
+      for (let c = 0; c < j; c++) {
+        const o = c * len;
+        const [dr, di] = columnDot(g, o, col, len, parts);
+        for (let x = 0; x < len; x += parts) {
+          if (parts === 1) { g[col + x] -= dr * g[o + x]!; continue; }
+          const ur = g[o + x]!, ui = g[o + x + 1]!;
+          g[col + x] -= dr * ur - di * ui;
+          g[col + x + 1] -= dr * ui + di * ur;
+        }
+      }
+    }
+    let nrm = 0;
+    for (let x = 0; x < len; x++) nrm += g[col + x]! ** 2;
+    return Math.sqrt(nrm);
+  };
+  for (let j = 0; j < n; j++) {
+    const col = j * len;
+    let nrm = project(col, j);
+    if (nrm < 0.5 && nrm > 0) {
+      for (let x = 0; x < len; x++) g[col + x] /= nrm;
+      nrm = project(col, j);
+    }
+    if (nrm > 0) for (let x = 0; x < len; x++) g[col + x] /= nrm;
+    else complete(j);
+  }
 }
 
 /** One pass of modified Gram-Schmidt over the n columns of the nearly orthogonal n x n v (ld = n). */
