@@ -61,7 +61,8 @@ for (const backend of ['reference', 'cpu'] as const) {
   for (const parts of [1, 2] as const) {
     test(`${backend} ${parts === 1 ? 'syev float64' : 'heev complex128'}: graded D B D (10^-40 ... 10^40) converges with info 0, residuals below 30 n eps`, async () => {
       const ctx = await open({ backend });
-      for (const [n, seed] of backend === 'reference' ? [[48, 3], [64, 5]] as const : [[48, 3]] as const) {
+      // Draws on which the reference had reported info n + 1.
+      for (const [n, seed] of parts === 1 ? [[48, 5]] as const : [[48, 3]] as const) {
         const a0 = graded(n, parts, 40, seed);
         const count = 3;
         const a = new Float64Array(parts * n * n * count);
