@@ -92,3 +92,25 @@ test('cpu complex geqrf and orgqr (the two-matrix kernel, n <= 16): a member han
     }
   }
 });
+
+for (const backend of BACKENDS) {
+  test(`${backend} gels on deeply subnormal data (2^-1060), tall and wide, float64 and complex128: X of the same stored numbers rescaled by 2^1060, within 1e-13 (dgels scales into the normal range first)`, async () => {
+    const ctx = await open({ backend });
+    for (const complex of [false, true]) for (const [m, n] of [[8, 3], [2, 5]] as const) {
+      const parts = complex ? 2 : 1, dtype = complex ? 'complex128' as const : 'float64' as const, rows = Math.max(m, n);
+      const tiny = values(parts * m * n, 31).map((x) => x * 2 ** -1060), btiny = values(parts * rows, 32).map((x) => x * 2 ** -1060);
+      const run = (a0: Float64Array, b0: Float64Array): Float64Array => {
+        const a = a0.slice(), b = b0.slice(), info = new Int32Array(1);
+        ctx.gels({ a: strided(a, { rows: m, cols: n, count: 1, dtype }), b: strided(b, { rows, cols: 1, count: 1, dtype }), info });
+        assert.equal(info[0], 0);
+        return b.subarray(0, parts * n);
+      };
+      const got = run(tiny, btiny);
+      // The same stored numbers times 2^1060 (exact): the solution is the same in exact arithmetic.
+      const up = (x: number): number => x * 2 ** 530 * 2 ** 530;   // 2^1060 itself is not a float64
+      const want = run(tiny.map(up), btiny.map(up));
+      const top = Math.max(...want.map(Math.abs));
+      for (let i = 0; i < got.length; i++) assert.ok(Math.abs(got[i]! - want[i]!) <= 1e-13 * top, `${dtype} ${m} x ${n} X[${i}]: ${got[i]} against ${want[i]}`);
+    }
+  });
+}

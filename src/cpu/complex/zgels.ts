@@ -14,6 +14,7 @@ import type { GelsRequest } from '../../core/op-specs.js';
 import { divideInto } from './scalar.js';
 import { WHOLE, Workspace, zload, zstore } from './workspace.js';
 import { zgeqr2, zunm2r } from './zqr.js';
+import { gelsScale } from '../lapack/qr.js';
 
 const work = new Workspace();
 const bwork = new Workspace();
@@ -46,13 +47,17 @@ export function cpuGelsComplex(r: GelsRequest<FloatArray, Int32Array>): void {
       r.info[i] = 0;
       continue;
     }
+    // As the real gels (lapack/qr.ts): A and B scaled into the normal range first, X and R back after.
+    const sa = gelsScale(a, 2 * rows * k), sb = gelsScale(b, 2 * rows * nrhs);
     const tau = twork.get(2 * k);
     zgeqr2(a, tau, rows, k);
     for (let j = 0; j < n; j++) for (let q = 0; q < m; q++) {
       const d = 2 * (am.offset + q + j * am.ld);
       const f = 2 * (tall ? q + j * m : j + q * n);
-      am.data[d] = a[f]!;
-      am.data[d + 1] = tall ? a[f + 1]! : -a[f + 1]!;
+      // R (on and above F's diagonal) of A itself; the reflectors below do not depend on the scale.
+      const unscale = sa !== 1 && (tall ? q <= j : j <= q) ? sa : 1;
+      am.data[d] = a[f]! / unscale;
+      am.data[d + 1] = (tall ? a[f + 1]! : -a[f + 1]!) / unscale;
     }
     let info = 0;
     for (let j = 0; j < k && info === 0; j++) if (a[2 * (j + j * rows)] === 0 && a[2 * (j + j * rows) + 1] === 0) info = j + 1;
@@ -90,6 +95,13 @@ export function cpuGelsComplex(r: GelsRequest<FloatArray, Int32Array>): void {
       }
     }
     if (!tall) zunm2r('left', 'N', a, rows, tau, k, b, rows, nrhs);
+    if (sa !== 1 || sb !== 1) {
+      for (let c = 0; c < nrhs; c++) for (let q = 0; q < rows; q++) for (let h = 0; h < 2; h++) {
+        const e = 2 * (q + c * rows) + h;
+        if (q < n) b[e] *= sa;
+        b[e] /= sb;
+      }
+    }
     zstore(b, WHOLE, bm);
   }
 }

@@ -11,7 +11,10 @@
  * - gels: m >= n: A = Q R, X = R^-1 (Q^T B)(0:n) (Q^T B and Q [y; 0] by orm2r). m < n (minimum norm): A^T = Q R (the QR of
  *   A^T stands in for LAPACK's LQ of A; A^T's Q R is A's L Q transposed), X = Q [R^-T B(0:m); 0].
  *   info = j + 1 where R(j, j) is exactly zero (A not of full rank; B then holds Q^T B or B as
- *   given, unspecified as in LAPACK). An all-zero A gives X = 0 and info 0 (dgels's rule).
+ *   given, unspecified as in LAPACK). An all-zero A gives X = 0 and info 0 (dgels's rule). As
+ *   dgels, A and B are scaled into the normal range first where their largest entries lie outside
+ *   it (by powers of two, gelsScale: exact), so subnormal data keeps the bits it has; X is scaled
+ *   back, and so is R in A's storage.
  *
  * float32 data is computed in float64 and rounded once (as jacobi.ts does).
  */
@@ -19,6 +22,7 @@ import { batchCount, matrixAt, type MatrixView } from '../../core/batch.js';
 import type { FloatArray } from '../../core/dtype.js';
 import type { Side } from '../../core/enums.js';
 import type { GelsRequest, GeqrfRequest, Op, OrgqrRequest, OrmqrRequest } from '../../core/ops.js';
+import { scaleForMax } from './jacobi.js';
 import { Workspace } from './workspace.js';
 
 const work = new Workspace();
@@ -96,12 +100,19 @@ export function cpuGels(r: GelsRequest<FloatArray, Int32Array>): void {
       r.info[i] = 0;
       continue;
     }
+    const sa = gelsScale(a, rows * cols), sb = gelsScale(b, ldb * nrhs);
     geqr2(a, tau, rows, cols);
     if (tall) {
       store(a, am);
     } else {
       // A's storage receives the factors of A^T, transposed back (m x n: R^T on and below the diagonal).
       for (let j = 0; j < n; j++) for (let q = 0; q < m; q++) am.data[am.offset + q + j * am.ld] = a[j + q * n]!;
+    }
+    // R of A itself in A's storage (the reflectors below it do not depend on the scale).
+    if (sa !== 1) {
+      for (let c = 0; c < cols; c++) for (let q = 0; q <= Math.min(c, rows - 1); q++) {
+        am.data[am.offset + (tall ? q + c * am.ld : c + q * am.ld)] = a[q + c * rows]! / sa;
+      }
     }
     let info = 0;
     for (let j = 0; j < k && info === 0; j++) if (a[j + j * rows] === 0) info = j + 1;
@@ -129,8 +140,32 @@ export function cpuGels(r: GelsRequest<FloatArray, Int32Array>): void {
       }
     }
     if (!tall) orm2r('left', 'N', a, rows, tau, k, b, rows, nrhs);
+    // X = X' sa / sb (of the scaled problem); rows n ... m - 1 of a tall B (Q^T B's tail) / sb.
+    if (sa !== 1 || sb !== 1) {
+      for (let c = 0; c < nrhs; c++) for (let q = 0; q < ldb; q++) {
+        if (q < n) b[q + c * ldb] *= sa;
+        b[q + c * ldb] /= sb;
+      }
+    }
     store(b, bm);
   }
+}
+
+/**
+ * dgels's scaling of A or B into the normal range: the power of two that brings max |x| within
+ * 2^-500 ... 2^500 (jacobi.ts scaleForMax: 1 there, for 0, and where x holds NaN or Inf), x (len
+ * floats) multiplied by it in place, exactly.
+ */
+export function gelsScale(x: Float64Array, len: number): number {
+  let amax = 0;
+  for (let q = 0; q < len; q++) {
+    const e = Math.abs(x[q]!);
+    if (!(e <= Number.MAX_VALUE)) return 1;
+    if (e > amax) amax = e;
+  }
+  const s = scaleForMax(amax);
+  if (s !== 1) for (let q = 0; q < len; q++) x[q] *= s;
+  return s;
 }
 
 /**
