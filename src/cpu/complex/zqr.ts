@@ -19,7 +19,7 @@ import type { Side } from '../../core/enums.js';
 import type { GeqrfRequest, OrgqrRequest } from '../../core/op-specs.js';
 import type { ComplexOrmqrRequest } from '../../core/op-specs.js';
 import { WHOLE, Workspace, zload, zstore } from './workspace.js';
-import { LARFG_RSAFMN, LARFG_SAFMIN } from '../lapack/qr.js';
+import { LARFG_SAFMIN, larfgScaleUp } from '../lapack/qr.js';
 
 const work = new Workspace();
 const twork = new Workspace();
@@ -90,15 +90,10 @@ export function zgeqr2(a: Float64Array, tau: Float64Array, m: number, n: number)
     }
     let beta = -Math.sign(ar || 1) * Math.hypot(ar, ai, xnorm);
     // zlarfg: a beta below the safe minimum scales the column up first (1 / (alpha - beta) would overflow).
-    let knt = 0;
-    if (Math.abs(beta) < LARFG_SAFMIN) {
-      do {
-        knt++;
-        for (let p = d + 2; p < end; p++) a[p] *= LARFG_RSAFMN;
-        beta *= LARFG_RSAFMN;
-        ar *= LARFG_RSAFMN;
-        ai *= LARFG_RSAFMN;
-      } while (Math.abs(beta) < LARFG_SAFMIN && knt < 20);
+    const knt = Math.abs(beta) < LARFG_SAFMIN ? larfgScaleUp(a, d, end, beta) : 0;
+    if (knt > 0) {
+      ar = a[d]!;
+      ai = a[d + 1]!;
       xnorm = norm2(a, d + 2, m - j - 1);
       beta = -Math.sign(ar || 1) * Math.hypot(ar, ai, xnorm);
     }

@@ -22,7 +22,7 @@ import { batchCount, matrixAt, type MatrixView } from '../../core/batch.js';
 import type { FloatArray } from '../../core/dtype.js';
 import type { Side } from '../../core/enums.js';
 import type { GelsRequest, GeqrfRequest, Op, OrgqrRequest, OrmqrRequest } from '../../core/ops.js';
-import { scaleForMax } from './jacobi.js';
+import { scaleOf } from './jacobi.js';
 import { Workspace } from './workspace.js';
 
 const work = new Workspace();
@@ -153,17 +153,12 @@ export function cpuGels(r: GelsRequest<FloatArray, Int32Array>): void {
 
 /**
  * dgels's scaling of A or B into the normal range: the power of two that brings max |x| within
- * 2^-500 ... 2^500 (jacobi.ts scaleForMax: 1 there, for 0, and where x holds NaN or Inf), x (len
- * floats) multiplied by it in place, exactly.
+ * 2^-500 ... 2^500 (jacobi.ts scaleOf: 1 there and for 0; here 1 too where x holds NaN or Inf),
+ * x (len floats) multiplied by it in place, exactly.
  */
 export function gelsScale(x: Float64Array, len: number): number {
-  let amax = 0;
-  for (let q = 0; q < len; q++) {
-    const e = Math.abs(x[q]!);
-    if (!(e <= Number.MAX_VALUE)) return 1;
-    if (e > amax) amax = e;
-  }
-  const s = scaleForMax(amax);
+  const s = scaleOf(x, len);
+  if (Number.isNaN(s)) return 1;
   if (s !== 1) for (let q = 0; q < len; q++) x[q] *= s;
   return s;
 }
@@ -174,7 +169,23 @@ export function gelsScale(x: Float64Array, len: number): number {
  * and beta scaled back after.
  */
 export const LARFG_SAFMIN = 2 ** -969;
-export const LARFG_RSAFMN = 2 ** 969;
+const LARFG_RSAFMN = 2 ** 969;
+
+/**
+ * dlarfg's and zlarfg's rescue of a column whose norm beta is below LARFG_SAFMIN: the column from
+ * alpha on, a[from ... end) (alpha's parts first, then x), scaled by 2^969 until |beta| reaches the
+ * safe minimum, at most 20 times. Returns the times; the caller reads alpha again, recomputes beta
+ * from the scaled column, and scales beta back by LARFG_SAFMIN as often once x is scaled.
+ */
+export function larfgScaleUp(a: Float64Array, from: number, end: number, beta: number): number {
+  let knt = 0;
+  do {
+    knt++;
+    for (let p = from; p < end; p++) a[p] *= LARFG_RSAFMN;
+    beta *= LARFG_RSAFMN;
+  } while (Math.abs(beta) < LARFG_SAFMIN && knt < 20);
+  return knt;
+}
 
 /** dgeqr2 on a (m x n, ld = m): reflectors below the diagonal, R on and above it, tau[0:min(m, n)]. */
 export function geqr2(a: Float64Array, tau: Float64Array, m: number, n: number): void {
@@ -188,14 +199,9 @@ export function geqr2(a: Float64Array, tau: Float64Array, m: number, n: number):
       continue;
     }
     let beta = -Math.sign(alpha || 1) * Math.hypot(alpha, xnorm);
-    let knt = 0;
-    if (Math.abs(beta) < LARFG_SAFMIN) {
-      do {
-        knt++;
-        for (let p = d + 1; p < end; p++) a[p] *= LARFG_RSAFMN;
-        beta *= LARFG_RSAFMN;
-        alpha *= LARFG_RSAFMN;
-      } while (Math.abs(beta) < LARFG_SAFMIN && knt < 20);
+    const knt = Math.abs(beta) < LARFG_SAFMIN ? larfgScaleUp(a, d, end, beta) : 0;
+    if (knt > 0) {
+      alpha = a[d]!;
       xnorm = norm2(a, d + 1, m - j - 1);
       beta = -Math.sign(alpha || 1) * Math.hypot(alpha, xnorm);
     }

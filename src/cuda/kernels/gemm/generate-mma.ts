@@ -41,7 +41,7 @@ import type { KernelSource } from '../../runtime/types.js';
 import { operandParameters } from '../common/batch-pointer.js';
 import { precisionPrelude } from '../common/precision.js';
 import { layoutTag } from './generate-small.js';
-import { prefetchCTile } from './prefetch-c.js';
+import { noPrefetchTag, prefetchCTile, prefetchesC } from './prefetch-c.js';
 import { kAt, kSteps, tileBlockPrologue, TRIANGULAR_K_RANGE, triangleGuard, triangleTag, triangularTag, triangularWalkFrame, type KernelFrame, type KRange } from './tile-prologue.js';
 import type { GemmKernelShape, MmaGemmParams, TriangularOperand } from './params.js';
 
@@ -91,18 +91,17 @@ export function mmaGemmShape(p: MmaGemmParams): GemmKernelShape {
 }
 
 function mmaGemmEntry(p: MmaGemmParams): string {
-  return `gemm_mma_${p.complex !== undefined ? 'z' : 'd'}${p.transA}${p.transB}_${p.bm}x${p.bn}x${p.bk}_w${p.wm}x${p.wn}_s${p.stages}${p.doubleBuffer === true ? 'd' : ''}${p.minBlocks !== undefined ? `b${p.minBlocks}` : ''}${p.tileGroup !== undefined ? `g${p.tileGroup}` : ''}${p.prefetchC === false && !p.betaZero ? 'n' : ''}_k${mmaK(p)}_${layoutTag(p.layouts)}${p.betaZero ? '_b0' : ''}${triangleTag(p.triangle)}${triangularTag(p.triangularA)}`;
+  return `gemm_mma_${p.complex !== undefined ? 'z' : 'd'}${p.transA}${p.transB}_${p.bm}x${p.bn}x${p.bk}_w${p.wm}x${p.wn}_s${p.stages}${p.doubleBuffer === true ? 'd' : ''}${p.minBlocks !== undefined ? `b${p.minBlocks}` : ''}${p.tileGroup !== undefined ? `g${p.tileGroup}` : ''}${noPrefetchTag(p)}_k${mmaK(p)}_${layoutTag(p.layouts)}${p.betaZero ? '_b0' : ''}${triangleTag(p.triangle)}${triangularTag(p.triangularA)}`;
 }
 
 const mmaK = (p: MmaGemmParams): 4 | 8 | 16 => p.mmaK ?? 8;
 
 /**
- * Whether the kernel prefetches C's tile (prefetch-c.ts: real data whose C is read, beta != 0,
- * unless turned off). On an H200 (C = A B + C, the vendor sweep's counts) it took the 48 x 48 tile
- * at 33 from 0.309 to 0.218 ms and at 48 from 0.129 to 0.117, the 64 x 64 tile at 64 from 0.141 to
- * 0.122, and changed nothing at 256 (0.197, 0.200).
+ * Whether the kernel prefetches C's tile (prefetch-c.ts; real data only). On an H200 (C = A B + C,
+ * the vendor sweep's counts) it took the 48 x 48 tile at 33 from 0.309 to 0.218 ms and at 48 from
+ * 0.129 to 0.117, the 64 x 64 tile at 64 from 0.141 to 0.122, and changed nothing at 256 (0.197, 0.200).
  */
-export const prefetchesC = (p: Pick<MmaGemmParams, 'prefetchC' | 'betaZero' | 'complex'>): boolean => p.prefetchC !== false && !p.betaZero && p.complex === undefined;
+const prefetchesRealC = (p: MmaGemmParams): boolean => prefetchesC(p) && p.complex === undefined;
 
 
 function validateMmaParams(p: MmaGemmParams): void {
@@ -562,7 +561,7 @@ ${issueCopies('B', copyB)}
   for (int mt = 0; mt < MT; ++mt)
     #pragma unroll
     for (int nt = 0; nt < NT; ++nt) acc[mt][nt][0] = acc[mt][nt][1] = 0;
-${prefetchesC(p) ? prefetchCTile(8) : ''}
+${prefetchesRealC(p) ? prefetchCTile(8) : ''}
 ${mainLoop}
 ${epilogue}${frame.close ?? ''}
 }

@@ -19,7 +19,7 @@
 import type { KernelSource } from '../../runtime/types.js';
 import { operandParameters } from '../common/batch-pointer.js';
 import { byPrecision, dtypeInfo } from '../../../core/dtype-table.js';
-import { prefetchCTile } from './prefetch-c.js';
+import { noPrefetchTag, prefetchCTile, prefetchesC } from './prefetch-c.js';
 import { elementType, gemmElementBytes, gemmLetter, gemmPrelude, multiplyAdd, opLetters, scalarParameters, scalarSetup, updateElement, zeroElement } from './element.js';
 import { layoutTag } from './generate-small.js';
 import { kAt, kSteps, tileBlockPrologue, TRIANGULAR_K_RANGE, triangleGuard, triangleTag, triangularTag, triangularWalkFrame, type KernelFrame } from './tile-prologue.js';
@@ -51,7 +51,7 @@ export function tiledGemmShape(p: TiledGemmParams): GemmKernelShape {
 function tiledGemmEntry(p: TiledGemmParams): string {
   const ops = opLetters(p);
   return `gemm_tiled_${gemmLetter(p)}${ops.a}${ops.b}_${p.bm}x${p.bn}x${p.bk}`
-    + `_t${p.tm}x${p.tn}${p.prefetchC === false && !p.betaZero ? 'n' : ''}_${layoutTag(p.layouts)}${p.betaZero ? '_b0' : ''}${triangleTag(p.triangle)}${triangularTag(p.triangularA)}`;
+    + `_t${p.tm}x${p.tn}${noPrefetchTag(p)}_${layoutTag(p.layouts)}${p.betaZero ? '_b0' : ''}${triangleTag(p.triangle)}${triangularTag(p.triangularA)}`;
 }
 
 function validateTiledParams(p: TiledGemmParams): void {
@@ -285,7 +285,7 @@ ${stashCode(fetchB)}
   for (int ii = 0; ii < TM; ++ii)
     #pragma unroll
     for (int jj = 0; jj < TN; ++jj) acc[ii][jj] = ${zeroElement(p)};
-${p.prefetchC !== false && !p.betaZero ? prefetchCTile(gemmElementBytes(p)) : ''}
+${prefetchesC(p) ? prefetchCTile(gemmElementBytes(p)) : ''}
   ${kSteps(range)}
   if (steps > 0) {
     fetch(${range?.first ?? '0'});

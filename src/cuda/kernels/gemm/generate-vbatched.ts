@@ -20,6 +20,7 @@
 import type { KernelSource } from '../../runtime/types.js';
 import { precisionLetter, precisionPrelude } from '../common/precision.js';
 import { mmaGemmShape, mmaGemmSource } from './generate-mma.js';
+import { noPrefetchTag } from './prefetch-c.js';
 import { tiledGemmShape, tiledGemmSource } from './generate-tiled.js';
 import type { KernelFrame } from './tile-prologue.js';
 import type { GemmKernelShape, MmaGemmParams, TiledGemmParams, VbatchedCounting, VmmaGemmParams, VsmallGemmParams, VtiledGemmParams } from './params.js';
@@ -169,7 +170,7 @@ function classFrame(p: VbatchedCounting, entry: string): KernelFrame {
 /** Pure: the same parameters always give the same source. */
 export function generateVtiledGemm(p: VtiledGemmParams): KernelSource {
   if (!Number.isInteger(p.bound) || p.bound < 1) throw new Error(`invalid vbatched tiled gemm params (bound): ${JSON.stringify(p)}`);
-  const entry = `gemm_vtiled_${precisionLetter(p.dtype)}${transTag(p)}_c${p.bound}_${p.bm}x${p.bn}x${p.bk}_t${p.tm}x${p.tn}${p.betaZero ? '_b0' : ''}`;
+  const entry = `gemm_vtiled_${precisionLetter(p.dtype)}${transTag(p)}_c${p.bound}_${p.bm}x${p.bn}x${p.bk}_t${p.tm}x${p.tn}${noPrefetchTag(p)}${p.betaZero ? '_b0' : ''}`;
   return tiledGemmSource(vtiledAsTiled(p), classFrame(p, entry));
 }
 
@@ -188,7 +189,7 @@ export function vmmaGemmShape(p: VmmaGemmParams): GemmKernelShape {
 export function generateVmmaGemm(p: VmmaGemmParams): KernelSource {
   if (!Number.isInteger(p.bound) || p.bound < 1) throw new Error(`invalid vbatched mma gemm params (bound): ${JSON.stringify(p)}`);
   const m = vmmaAsMma(p);
-  const flags = `${p.minBlocks !== undefined ? `b${p.minBlocks}` : ''}${p.prefetchC === false && !p.betaZero ? 'n' : ''}`;
+  const flags = `${p.minBlocks !== undefined ? `b${p.minBlocks}` : ''}${noPrefetchTag(p)}`;
   const entry = `gemm_vmma_d${transTag(p)}_c${p.bound}_${p.bm}x${p.bn}x${p.bk}_w${p.wm}x${p.wn}_s${p.stages}${flags}_k${m.mmaK ?? 8}${p.betaZero ? '_b0' : ''}`;
   return mmaGemmSource(m, classFrame(p, entry));
 }

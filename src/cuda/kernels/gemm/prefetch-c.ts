@@ -7,6 +7,18 @@
  * j0, m, n, c and ldC.
  */
 
+/** The kernel parameters that decide the prefetch (MmaConfig's and TiledConfig's prefetchC). */
+interface PrefetchChoice {
+  readonly prefetchC?: boolean;
+  readonly betaZero: boolean;
+}
+
+/** Whether a tile kernel prefetches C: not turned off, and C is read (beta != 0). */
+export const prefetchesC = (p: PrefetchChoice): boolean => p.prefetchC !== false && !p.betaZero;
+
+/** The entry name's mark of a kernel told not to prefetch a C it reads ('n'), else ''. */
+export const noPrefetchTag = (p: PrefetchChoice): string => (p.prefetchC === false && !p.betaZero ? 'n' : '');
+
 /** Pure: the prefetch loop for C elements of `elementBytes` bytes. */
 export function prefetchCTile(elementBytes: number): string {
   const rows = Math.max(1, Math.floor(128 / elementBytes));   // C's rows in one 128-byte line
