@@ -252,7 +252,8 @@ function columnDot(g: Float64Array, p: number, q: number, len: number, parts: 1 
  * where half the length went), then unit length; a column with nothing left takes `complete`. For
  * a gesvd whose sweeps did not settle: a column of a small singular value s_j, computed as A v_j /
  * s_j, carries an error of about eps ||A|| / s_j, so moving it by as much changes U S V^T by eps
- * ||A|| only, and U is orthonormal as LAPACK's.
+ * ||A|| only, and U is orthonormal as LAPACK's. (reorthogonalize's single pass is for a V already
+ * orthonormal to rounding; these columns can be far from it, or all but dependent.)
  */
 export function orthonormalizeColumns(g: Float64Array, m: number, n: number, parts: 1 | 2, complete: (j: number) => void): void {
   const len = parts * m;
