@@ -11,33 +11,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { strided } from '../../src/core/batch.js';
 import { open } from '../../src/api/open.js';
+import { orthogonality, svdResidual, values } from '../helpers/eigen-residuals.js';
 
 const EPS = 2 ** -52;
-
-/** Deterministic values in [-0.5, 0.5). */
-function values(length: number, seed: number): Float64Array {
-  let s = seed >>> 0;
-  return Float64Array.from({ length }, () => { s = (Math.imul(s, 1664525) + 1013904223) >>> 0; return s / 2 ** 32 - 0.5; });
-}
-
-type C = [number, number];
-const at = (x: Float64Array, parts: 1 | 2, i: number, j: number, ld: number): C => [x[parts * (i + j * ld)]!, parts === 2 ? x[parts * (i + j * ld) + 1]! : 0];
-
-/** ||X^H X - I||_F for the k columns of X (rows x k, ld = rows), or of X^H where `rowsOf` (k x cols: X X^H). */
-function orthogonality(x: Float64Array, parts: 1 | 2, rows: number, cols: number, byRows: boolean): number {
-  const k = byRows ? rows : cols, len = byRows ? cols : rows;
-  const el = (e: number, c: number): C => (byRows ? at(x, parts, c, e, rows) : at(x, parts, e, c, rows));
-  let sum = 0;
-  for (let p = 0; p < k; p++) for (let q = 0; q < k; q++) {
-    let re = 0, im = 0;
-    for (let e = 0; e < len; e++) {
-      const [ar, ai] = el(e, p), [br, bi] = el(e, q);
-      re += ar * br + ai * bi; im += ar * bi - ai * br;
-    }
-    sum += (re - (p === q ? 1 : 0)) ** 2 + im ** 2;
-  }
-  return Math.sqrt(sum);
-}
 
 for (const backend of ['reference', 'cpu'] as const) {
   for (const [parts, m, n, gradeRows] of [[1, 48, 48, true], [2, 48, 60, false]] as const) {
@@ -58,18 +34,8 @@ for (const backend of ['reference', 'cpu'] as const) {
       const U = u.subarray(parts * m * k, 2 * parts * m * k), VT = vt.subarray(parts * k * n, 2 * parts * k * n), S = s.subarray(k, 2 * k);
       assert.ok(orthogonality(U, parts, m, k, false) <= 30 * k * EPS, `||U^H U - I|| = ${orthogonality(U, parts, m, k, false)}`);
       assert.ok(orthogonality(VT, parts, k, n, true) <= 30 * k * EPS, `||VT VT^H - I|| = ${orthogonality(VT, parts, k, n, true)}`);
-      let res = 0, na = 0;
-      for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) {
-        let re = 0, im = 0;
-        for (let l = 0; l < k; l++) {
-          const [ur, ui] = at(U, parts, i, l, m), [vr, vi] = at(VT, parts, l, j, k);
-          re += S[l]! * (ur * vr - ui * vi); im += S[l]! * (ur * vi + ui * vr);
-        }
-        const [xr, xi] = at(a0, parts, i, j, m);
-        res += (xr - re) ** 2 + (xi - im) ** 2;
-        na += xr * xr + xi * xi;
-      }
-      assert.ok(Math.sqrt(res / na) <= 30 * Math.max(m, n) * EPS, `||A - U S VT|| / ||A|| = ${Math.sqrt(res / na)}`);
+      const res = svdResidual(a0, U, S, VT, m, n, parts);
+      assert.ok(res <= 30 * Math.max(m, n) * EPS, `||A - U S VT|| / ||A|| = ${res}`);
     });
   }
 }
