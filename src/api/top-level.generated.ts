@@ -103,7 +103,7 @@ export function heev<S extends Storage>(args: SyevArgs<S>): InfoResult<S> { retu
 /**
  * Thin SVD A = U diag(s) VT (one-sided Jacobi), k = min(m, n): s (k x 1) descending, u
  * (m x k) and vt (k x n) where jobu / jobvt are 'thin' (default). A is only read.
- * info[i]: k + 1 where the sweeps did not converge, k + 2 where A held NaN or Inf. Complex batches: complex
+ * info[i]: k + 1 where the sweeps did not converge (nor the off-diagonal part of G^H G fall below k eps of its norm), k + 2 where A held NaN or Inf. Complex batches: complex
  * u and vt (vt = V^H), s a real batch of A's component type.
  */
 export function gesvd<S extends Storage>(args: GesvdArgs<S>): InfoResult<S> { return cpuContext.gesvd(args); }

@@ -14,6 +14,7 @@ template <typename T> inline T max(T a, T b) { return a < b ? b : a; }
 #define __global__
 #define __device__
 #define __forceinline__ inline
+#define __noinline__ __attribute__((noinline))
 #define __launch_bounds__(x)
 #define __restrict__
 inline int atomicAdd(int* p, int v) { int old = *p; *p += v; return old; }

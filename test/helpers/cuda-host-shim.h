@@ -26,6 +26,7 @@ using std::min; using std::max;
 #define __global__
 #define __device__
 #define __forceinline__ inline
+#define __noinline__ __attribute__((noinline))
 #define __launch_bounds__(...)
 #define __restrict__
 #define __align__(x)

@@ -1,7 +1,7 @@
 // The CUDA built-ins of kernels that use warp intrinsics, for running them on the CPU (getrf-, qr-
 // and jacobi-host-harness.cpp): one std::thread per CUDA thread, one block at a time (launch_block).
 // __syncthreads and __syncthreads_or are a std::barrier over the block; __syncwarp, __ballot_sync,
-// __all_sync, __shfl_xor_sync and __shfl_sync a std::barrier per warp, the lanes exchanging through a slot array.
+// __all_sync, __any_sync, __shfl_xor_sync and __shfl_sync a std::barrier per warp, the lanes exchanging through a slot array.
 // A harness defines __shared__ (static arrays, or nothing over its own dynamic buffer), __align__
 // where its kernels use it, and its `using std::` math, then includes the kernel.
 // (cuda-host-shim.h is the simpler model of the kernels without warp intrinsics.)
@@ -46,6 +46,7 @@ inline unsigned __ballot_sync(unsigned, int pred) {
 }
 inline int __ffs(unsigned x) { return x == 0u ? 0 : __builtin_ctz(x) + 1; }
 inline bool __all_sync(unsigned m, int pred) { return __ballot_sync(m, pred) == 0xffffffffu; }
+inline bool __any_sync(unsigned m, int pred) { return (__ballot_sync(m, pred) & m) != 0u; }
 template <typename R> R __shfl_xor_sync(unsigned, R v, int off) {
   const int w = warpOf(), l = threadIdx.x % 32;
   g_warp[w]->arrive_and_wait();
@@ -72,6 +73,7 @@ inline double __hiloint2double(int hi, int lo) { return __longlong_as_double((lo
 #define __global__
 #define __device__
 #define __forceinline__ inline
+#define __noinline__ __attribute__((noinline))
 #define __launch_bounds__(...)
 #define __restrict__
 

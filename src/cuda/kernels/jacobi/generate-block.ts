@@ -239,6 +239,98 @@ ${syevOutputs(kind, vectors, 'LDA', 'LDV', false, io)}
   return { name: `${entry}.cu`, source, entry };
 }
 
+/**
+ * \`blockProject(g, perm, dots, red, r, j)\`: ||g_j||^2 (a block sum) after two classical Gram-Schmidt
+ * passes of column j of G (M x K, ld M) against the columns perm[0 ... r - 1] (the reference's passes
+ * are modified Gram-Schmidt: the same subspace, to rounding); \`dots\` r reals, \`red\` 32 of scratch.
+ * Every thread of the block calls it.
+ */
+const BLOCK_PROJECT = `static __device__ real blockProject(real* g, const int* perm, real* dots, real* red, int r, int j) {
+  const int tid = threadIdx.x;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int c = tid; c < r; c += T) {
+      const int jc = perm[c];
+      real dot = real(0);
+      for (int i = 0; i < M; ++i) dot = fmaReal(g[i + jc * M], g[i + j * M], dot);
+      dots[c] = dot;
+    }
+    __syncthreads();
+    for (int i = tid; i < M; i += T) {
+      real x = g[i + j * M];
+      for (int c = 0; c < r; ++c) x -= dots[c] * g[i + perm[c] * M];
+      g[i + j * M] = x;
+    }
+    __syncthreads();
+  }
+  real nrm = real(0);
+  for (int i = tid; i < M; i += T) nrm = fmaReal(g[i + j * M], g[i + j * M], nrm);
+  return blockSum(nrm, red);
+}`;
+
+/**
+ * The block design's end of gesvd, after the sort and the normalisation, in parallel over the block:
+ * where the sweeps did not settle, the reference's absolute test (common/gesvd-settle.ts has the
+ * serial form the warp designs use and says why) and, where G's columns are an output (\`gOut\`),
+ * their orthonormalisation in sig's order; and the completion of the columns of zero singular
+ * values (the first unit vector that stays long after the passes against the columns before it).
+ * Multiplies by 1 / ||x|| (one division: this path spilled around the division and square-root
+ * subroutines otherwise, nvcc 13).
+ */
+function gesvdBlockSettle(gOut: boolean): string {
+  // G's column j times 1 / sqrt(nn), then a barrier.
+  const scale = `const real inv = real(1) / sqrtReal(nn);
+          for (int i = tid; i < M; i += T) g[i + j * M] *= inv;
+          __syncthreads();`;
+  return `  const bool swept = done;
+  if (!swept && !failed) {
+    real top = real(0);
+    for (int j = 0; j < K; ++j) top = sig[j] > top ? sig[j] : top;
+    real off = real(0), all = real(0);
+    if (top > real(0))
+      for (int idx = tid; idx < K * K; idx += T) {
+        const int p = idx % K, q = idx / K;
+        if (q < p) continue;
+        real d = real(0);
+        for (int i = 0; i < M; ++i) d = fmaReal(g[i + p * M], g[i + q * M], d);
+        const real w = (sig[p] / top) * (sig[q] / top);
+        const real sq = (d * d) * (w * w);
+        all += p == q ? sq : real(2) * sq;
+        if (p != q) off += real(2) * sq;
+      }
+    off = blockSum(off, red);
+    all = blockSum(all, red);
+    done = top == real(0) || off <= (real(K) * EPS) * (real(K) * EPS) * all;
+  }
+${gOut ? `  if (!failed) {
+    for (int r = 0; r < K; ++r) {
+      const int j = perm[r];
+      bool fill = !(sig[j] > real(0));
+      if (!fill && !swept) {
+        real nn = blockProject(g, perm, dots, red, r, j);
+        if (nn < real(0.25) && nn > real(0)) {
+          ${scale}
+          nn = blockProject(g, perm, dots, red, r, j);
+        }
+        if (nn > real(0)) {
+          ${scale}
+        } else {
+          fill = true;
+        }
+      }
+      if (!fill) continue;
+      for (int ei = 0; ei < M; ++ei) {
+        for (int i = tid; i < M; i += T) g[i + j * M] = i == ei ? real(1) : real(0);
+        __syncthreads();
+        const real nn = blockProject(g, perm, dots, red, r, j);
+        if (nn > real(0.25)) {
+          ${scale}
+          break;
+        }
+      }
+    }
+  }` : ''}`;
+}
+
 export function gesvdBlockSource(p: GesvdBlockParams): KernelSource {
   const { dtype, m, n, wantU, wantVt, kind, threads, aShared, maxSweeps } = p;
   const tall = m >= n;
@@ -259,6 +351,7 @@ ${gesvdRange(BLOCK_COMPUTE)}
 ${PAIR_OF}
 ${blockReduceSource('sum')}
 ${blockReduceSource('max')}
+${(tall ? wantU : wantVt) ? BLOCK_PROJECT : ''}
 
 extern "C" __global__ void __launch_bounds__(T) ${entry}(
     ${operandParameters('A', kind, false, io)},
@@ -345,45 +438,7 @@ ${needV ? reorthogonalizeV(Math.min(m, n), 'K', 'red') : ''}
   __syncthreads();
 ${gesvdSortNormalise('!failed', '__syncthreads()')}
   __syncthreads();
-${(tall ? wantU : wantVt) ? `  // Columns of G for zero singular values (last in order): the first unit vector that stays long
-  // after two classical Gram-Schmidt passes against the columns before it (a rare path; the
-  // reference's passes are modified Gram-Schmidt: the same subspace, to rounding).
-  if (!failed) {
-    for (int r = 0; r < K; ++r) {
-      const int j = perm[r];
-      if (sig[j] > real(0)) continue;
-      for (int ei = 0; ei < M; ++ei) {
-        for (int i = tid; i < M; i += T) g[i + j * M] = i == ei ? real(1) : real(0);
-        __syncthreads();
-        for (int pass = 0; pass < 2; ++pass) {
-          for (int c = tid; c < r; c += T) {
-            const int jc = perm[c];
-            real dot = real(0);
-            for (int i = 0; i < M; ++i) dot = fmaReal(g[i + jc * M], g[i + j * M], dot);
-            dots[c] = dot;
-          }
-          __syncthreads();
-          for (int i = tid; i < M; i += T) {
-            real x = g[i + j * M];
-            for (int c = 0; c < r; ++c) x -= dots[c] * g[i + perm[c] * M];
-            g[i + j * M] = x;
-          }
-          __syncthreads();
-        }
-        real nrm = real(0);
-        for (int i = tid; i < M; i += T) nrm = fmaReal(g[i + j * M], g[i + j * M], nrm);
-        // ||x|| > 1/2 as ||x||^2 > 1/4, and a multiply by 1 / ||x|| (one division: this path spilled
-        // around the division and square-root subroutines otherwise, nvcc 13).
-        const real nn = blockSum(nrm, red);
-        if (nn > real(0.25)) {
-          const real inv = real(1) / sqrtReal(nn);
-          for (int i = tid; i < M; i += T) g[i + j * M] *= inv;
-          __syncthreads();
-          break;
-        }
-      }
-    }
-  }` : ''}
+${gesvdBlockSettle(tall ? wantU : wantVt)}
 ${gesvdOutputs({ ...p, dtype: BLOCK_COMPUTE }, '', io)}
 }
 `;

@@ -32,17 +32,19 @@
  * sqrt(beta), `maxSweeps` sweeps at most (info K + 1), NaN or Inf in A: info K + 2 and NaN outputs
  * (A is never written); singular values descending (ties by index), U's and VT's vectors in that
  * order, G's columns divided by their norms and those of zero singular values completed as the warp
- * design does (gesvdNullColumns, through shared memory: a rare path). c from the reciprocal square
+ * design does, and the sweeps that did not settle ended as there (common/gesvd-settle.ts, through
+ * shared memory: a rare path). c from the reciprocal square
  * root, as the syev rows design (within an ulp or two of the warp design's division and square root).
  * Computed in the data's precision, as the warp design.
  */
 import type { KernelSource } from '../../runtime/types.js';
 import { matrixPointer, operandParameters } from '../common/batch-pointer.js';
+import { gesvdSettleSource } from '../common/gesvd-settle.js';
 import { GROUP_MAX, WARP_SLOT } from '../common/jacobi-rotation.js';
 import { rowsFrameTurn } from '../common/rows-frame.js';
 import { ROWS_ROTATION } from '../common/rows-rotation.js';
 import type { GesvdRowsParams } from './params.js';
-import { GESVD_TEST, gesvdDims, gesvdNullColumns, gesvdRange, gesvdScale, gesvdTag, jacobiPrelude, pairRotation } from './snippets.js';
+import { GESVD_TEST, gesvdDims, gesvdRange, gesvdScale, gesvdTag, jacobiPrelude, pairRotation } from './snippets.js';
 import { cudaMath } from '../../../core/dtype-table.js';
 
 /** Warps per block of the gesvd rows design. */
@@ -151,23 +153,22 @@ export function gesvdRowsSource(p: GesvdRowsParams): KernelSource {
     }
   }`;
   };
-  const completion = `  // G's columns for zero singular values, completed in shared memory (the warp design's serial code).
-  // G goes through shared memory on every path, so that none of it is live across the serial code
-  // (whose division and square root calls would spill it: 30-50 bytes at float64 9 and 16).
-  real* gs = sG + slot * (M * K);
-  const bool complete = active && !failed && zero;
-  #pragma unroll
-  for (int j = 0; j < K; ++j) if (tid < M) gs[tid + j * M] = g[j];
-  if (complete && tid < K) { sSig[slot * K + tid] = sj; sPerm[slot * K + rank] = tid; }
-  __syncwarp();
-  {
-    real* const g = gs;
-    const real* const sig = sSig + slot * K;
-    const int* const perm = sPerm + slot * K;
-${gesvdNullColumns('complete && tid == 0').split('\n').map((l) => (l === '' ? l : `  ${l}`)).join('\n')}
-  }
-  #pragma unroll
-  for (int j = 0; j < K; ++j) g[j] = tid < M ? gs[tid + j * M] : real(0);`;
+  // G through shared memory where a matrix's sweeps did not settle (the reference's absolute test and,
+  // where G's columns are an output, their orthonormalisation: common/gesvd-settle.ts) or a zero
+  // singular value's column is to be completed; where G is an output it goes through shared memory
+  // on every path, so that none of it is live across the serial code (whose division and square root
+  // calls would spill it: 30-50 bytes at float64 9 and 16).
+  const settle = `  ${gOut ? '{' : 'if (__any_sync(FULL, complete)) {'}
+    real* const gs = sG + slot * (M * K);
+    #pragma unroll
+    for (int j = 0; j < K; ++j) if (${gOut ? '' : 'complete && '}tid < M) gs[tid + j * M] = g[j];
+    __syncwarp();
+    if (settle && tid == 0) done = settleGramOff(gs, sSig + slot * K, M, K);
+${gOut ? `    if (complete && tid == 0) settleColumns(gs, sSig + slot * K, sPerm + slot * K, M, K, !swept);
+    __syncwarp();
+    #pragma unroll
+    for (int j = 0; j < K; ++j) g[j] = tid < M ? gs[tid + j * M] : real(0);
+` : ''}  }`;
   const source = `${jacobiPrelude(dtype)}
 ${gesvdDims(m, n)}
 constexpr int T = ${lanes};              // lanes a matrix: a lane per row of G and of V
@@ -176,6 +177,7 @@ constexpr int P = ${pairs};              // HALF rounded up to a power of two (P
 constexpr int MAX_SWEEPS = ${maxSweeps};
 ${gesvdRange(dtype)}
 ${ROWS_ROTATION}
+${gesvdSettleSource(false)}
 
 extern "C" __global__ void __launch_bounds__(${32 * GESVD_ROWS_WARPS}) ${entry}(
     ${operandParameters('A', kind, false)},
@@ -185,10 +187,11 @@ extern "C" __global__ void __launch_bounds__(${32 * GESVD_ROWS_WARPS}) ${entry}(
     int* __restrict__ info, const int* __restrict__ index, int count) {
   // (c, s) of each of a round's pairs (slots k, N2 - 1 - k), by the matrix.
   __shared__ Rotation sRot[MPB * HALF];
-${gOut ? `  // G's normalised columns, the singular values and their order, where a zero singular value's column is completed.
+  // G's normalised columns, the singular values and their order, where the sweeps did not settle or
+  // a zero singular value's column is completed.
   __shared__ real sG[MPB * M * K];
   __shared__ real sSig[MPB * K];
-  __shared__ int sPerm[MPB * K];` : ''}
+  __shared__ int sPerm[MPB * K];
 ${WARP_SLOT}
   const int base = lane & ~(T - 1);
   Rotation* rot = sRot + slot * HALF;
@@ -265,18 +268,36 @@ ${rowsFrameTurn('real', 'g', needV ? 'v' : undefined)}
     rank += (sk > sj || (sk == sj && k < tid)) ? 1 : 0;
   }
   if (failed || tid >= K) rank = tid;
-  // info, S, and the output V gives (VT where m >= n, U where m < n) before G's completion, which
-  // then has V's registers free. (Every lane takes part in the shuffles; only a matrix's lanes form its pointers.)
-  if (active) {
-    if (tid == 0) info[index ? index[mat] : mat] = failed ? K + 2 : (done ? 0 : K + 1);
-    if (tid < K) {
-      real* so = ${matrixPointer('S', kind, 'mat')};
-      so[rank] = failed ? nanReal() : ${ldexp}(sj, e);
-    }
+  // S and the output V gives (VT where m >= n, U where m < n) before G's completion, which then has
+  // V's registers free. (Every lane takes part in the shuffles; only a matrix's lanes form its pointers.)
+  if (active && tid < K) {
+    real* so = ${matrixPointer('S', kind, 'mat')};
+    so[rank] = failed ? nanReal() : ${ldexp}(sj, e);
   }
-${needV ? columnsOut(tall ? 'V' : 'U', 'v') : ''}
-${gOut ? `${completion}
-${columnsOut(tall ? 'U' : 'V', 'g')}` : ''}
+  // Where the sweeps did not settle: G's singular values and order kept for the serial code, and V's
+  // columns made orthonormal in that order (its rotations, c from the reciprocal square root, lose
+  // orthogonality over the sweeps such a matrix runs to the limit).
+  const bool swept = done;
+  const bool settle = active && !failed && !swept;
+  const bool complete = ${gOut ? 'active && !failed && (zero || !swept)' : 'settle'};
+  if (complete && tid < K) { sSig[slot * K + tid] = sj; sPerm[slot * K + rank] = tid; }
+${needV ? `  if (__any_sync(FULL, settle)) {
+    // Every lane's rows go through shared memory and back (V's registers are not live across the
+    // serial code; rows past K are not output).
+    real* const vs = sG + slot * (M * K);
+    #pragma unroll
+    for (int j = 0; j < K; ++j) if (tid < K) vs[tid + j * K] = v[j];
+    __syncwarp();
+    if (settle && tid == 0) settleColumns(vs, nullptr, sPerm + slot * K, K, K, true);
+    __syncwarp();
+    #pragma unroll
+    for (int j = 0; j < K; ++j) v[j] = tid < K ? vs[tid + j * K] : real(0);
+    __syncwarp();
+  }
+${columnsOut(tall ? 'V' : 'U', 'v')}` : ''}
+${settle}
+${gOut ? columnsOut(tall ? 'U' : 'V', 'g') : ''}
+  if (active && tid == 0) info[index ? index[mat] : mat] = failed ? K + 2 : (done ? 0 : K + 1);
 }
 `;
   return { name: `${entry}.cu`, source, entry };

@@ -21,11 +21,12 @@
  */
 import type { KernelSource } from '../../runtime/types.js';
 import { matrixPointer, operandParameters } from '../common/batch-pointer.js';
+import { gesvdSettleCalls, gesvdSettleSource } from '../common/gesvd-settle.js';
 import { elementBytes } from '../common/precision.js';
 import { GROUP_MAX, WARP_SLOT } from '../common/jacobi-rotation.js';
 import type { GesvdWarpParams, SyevWarpParams } from './params.js';
 import {
-  GESVD_TEST, PAIR_OF, SYEV_TEST, gesvdDims, gesvdLoad, gesvdNullColumns, gesvdOutputs, gesvdRange, gesvdScale, gesvdSortNormalise, gesvdTag, identityV,
+  GESVD_TEST, PAIR_OF, SYEV_TEST, gesvdDims, gesvdLoad, gesvdOutputs, gesvdRange, gesvdScale, gesvdSortNormalise, gesvdTag, identityV,
   jacobiPrelude, pairRotation, syevDims, syevLoad, syevOutputs, syevSort, syevTag,
 } from './snippets.js';
 
@@ -155,6 +156,7 @@ constexpr int MPB = ${perBlock};
 constexpr int MAX_SWEEPS = ${maxSweeps};
 ${gesvdRange(dtype)}
 ${PAIR_OF}
+${gesvdSettleSource(false)}
 
 extern "C" __global__ void __launch_bounds__(${threads * perBlock}) ${entry}(
     ${operandParameters('A', kind, false)},
@@ -223,7 +225,7 @@ ${needV ? pairLoop('N2', 'i', (pp, qq) => [`rot2(v[i + ${pp} * LDV], v[i + ${qq}
   __syncwarp();
 ${gesvdSortNormalise('active && !failed', '__syncwarp()')}
   __syncwarp();
-${(tall ? wantU : wantVt) ? gesvdNullColumns('active && !failed && tid == 0') : ''}
+${gesvdSettleCalls('active && !failed && tid == 0', tall ? wantU : wantVt, '__syncwarp()')}
   if (!active) return;
 ${gesvdOutputs(p, ' ')}
 }

@@ -190,41 +190,6 @@ export function gesvdSortNormalise(guard: string, barrier: string): string {
 }
 
 /**
- * The columns of G for zero singular values (last in perm's order), where G's columns are an output:
- * each the first unit vector that stays long after two Gram-Schmidt passes against the columns
- * before it, by the one thread where `guard` holds (serial: a rare path); G (M x K, column-major),
- * perm and sig in memory the matrix's threads share; then __syncwarp.
- */
-export function gesvdNullColumns(guard: string): string {
-  return `  // Columns of G for zero singular values (last in order): the first unit vector that stays long
-  // after two Gram-Schmidt passes against the columns before it (serial: a rare path).
-  if (${guard}) {
-    for (int r = 0; r < K; ++r) {
-      const int j = perm[r];
-      if (sig[j] > real(0)) continue;
-      for (int ei = 0; ei < M; ++ei) {
-        for (int i = 0; i < M; ++i) g[i + j * M] = i == ei ? real(1) : real(0);
-        for (int pass = 0; pass < 2; ++pass)
-          for (int c = 0; c < r; ++c) {
-            const int jc = perm[c];
-            real dot = real(0);
-            for (int i = 0; i < M; ++i) dot = fmaReal(g[i + jc * M], g[i + j * M], dot);
-            for (int i = 0; i < M; ++i) g[i + j * M] -= dot * g[i + jc * M];
-          }
-        real nrm = real(0);
-        for (int i = 0; i < M; ++i) nrm = fmaReal(g[i + j * M], g[i + j * M], nrm);
-        nrm = sqrtReal(nrm);
-        if (nrm > real(0.5)) {
-          for (int i = 0; i < M; ++i) g[i + j * M] /= nrm;
-          break;
-        }
-      }
-    }
-  }
-  __syncwarp();`;
-}
-
-/**
  * syev's outputs: info, W (a's diagonal in perm's order) and the eigenvectors (V's columns in that
  * order) over A, NaN where A was bad. `declareG`: the pointer g to A is declared here.
  */

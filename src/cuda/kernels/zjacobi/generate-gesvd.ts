@@ -28,6 +28,7 @@ import { byPrecision, cudaMath } from '../../../core/dtype-table.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { complexLetter, complexPrelude } from '../common/complex.js';
+import { gesvdSettleCalls, gesvdSettleSource } from '../common/gesvd-settle.js';
 import { GROUP_MAX, identityOrder, jacobiConstants, PAIR_OF, WARP_SLOT } from '../common/jacobi-rotation.js';
 import { elementBytes, mathHelpers, precisionPrelude } from '../common/precision.js';
 import type { GesvdWarpParams } from './params.js';
@@ -69,6 +70,7 @@ constexpr int MAX_SWEEPS = ${maxSweeps};
 // Squares of parts of magnitude in [2^-RANGE, 2^RANGE] (after scaling) stay normal and finite.
 constexpr int RANGE = ${byPrecision(dtype, { double: 500, single: 40 })};
 ${PAIR_OF}
+${gesvdSettleSource(true)}
 
 extern "C" __global__ void __launch_bounds__(${threads * perBlock}, 1) ${entry}(
     ${operandParameters('A', kind, false, 'real2')},
@@ -188,44 +190,8 @@ ${identityOrder('K', '__syncwarp()')}
     }
   }
   __syncwarp();
-${completes ? `  // Columns of G for zero singular values (last in order), as the reference completes them.
-  if (active && !failed && tid == 0) {
-    for (int r = 0; r < K; ++r) {
-      const int j = perm[r];
-      if (sig[j] > real(0)) continue;
-      int best = 0;
-      real bestNorm = real(-1);
-      for (int eu = 0; eu <= M; ++eu) {
-        const int unit = eu < M ? eu : best;   // eu = M: the longest again, kept whatever its length
-        for (int i = 0; i < M; ++i) g[i + j * M] = makeReal2(i == unit ? real(1) : real(0), real(0));
-        for (int pass = 0; pass < 2; ++pass)
-          for (int c = 0; c < r; ++c) {
-            const int jc = perm[c];
-            real2 d = makeReal2(real(0), real(0));   // g_jc^H g_j
-            for (int i = 0; i < M; ++i) {
-              const real2 u = g[i + jc * M], y = g[i + j * M];
-              d.x = fmaReal(u.x, y.x, fmaReal(u.y, y.y, d.x));
-              d.y = fmaReal(u.x, y.y, fmaReal(-u.y, y.x, d.y));
-            }
-            for (int i = 0; i < M; ++i) {
-              const real2 u = g[i + jc * M];
-              g[i + j * M].x -= d.x * u.x - d.y * u.y;
-              g[i + j * M].y -= d.x * u.y + d.y * u.x;
-            }
-          }
-        real nrm = real(0);
-        for (int i = 0; i < M; ++i) nrm = fmaReal(g[i + j * M].x, g[i + j * M].x, fmaReal(g[i + j * M].y, g[i + j * M].y, nrm));
-        nrm = sqrtReal(nrm);
-        if (nrm > real(0.5) || eu == M) {
-          for (int i = 0; i < M; ++i) g[i + j * M] = makeReal2(g[i + j * M].x / nrm, g[i + j * M].y / nrm);
-          break;
-        }
-        if (nrm > bestNorm) { bestNorm = nrm; best = eu; }
-      }
-    }
-  }
-  __syncwarp();
-` : ''}  if (!active) return;
+${gesvdSettleCalls('active && !failed && tid == 0', completes, '__syncwarp()')}
+  if (!active) return;
   if (tid == 0) info[index ? index[mat] : mat] = failed ? K + 2 : (done ? 0 : K + 1);
   real* so = ${matrixPointer('S', kind, 'mat')};
   for (int r = tid; r < K; r += T) so[r] = failed ? nanReal() : ${ldexp}(sig[perm[r]], ex);
