@@ -43,7 +43,7 @@ static __device__ __forceinline__ SE seDiv(SE y, real f) { return y / f; }`;
  * square overflows); `settleColumns(g, sig, perm, M, K, all)`: with `all`, every column made
  * orthonormal to the ones before it in perm's order (two Gram-Schmidt passes, two more where half
  * the length went, then unit length), else only the columns of zero singular values completed;
- * \`sig\` null: every column counts (V's columns, whose rotations lost orthogonality).
+ * `sig` null: every column counts (V's columns, whose rotations lost orthogonality).
  */
 export function gesvdSettleSource(complex: boolean): string {
   return `${elementHelpers(complex)}

@@ -240,9 +240,9 @@ ${syevOutputs(kind, vectors, 'LDA', 'LDV', false, io)}
 }
 
 /**
- * \`blockProject(g, perm, dots, red, r, j)\`: ||g_j||^2 (a block sum) after two classical Gram-Schmidt
+ * `blockProject(g, perm, dots, red, r, j)`: ||g_j||^2 (a block sum) after two classical Gram-Schmidt
  * passes of column j of G (M x K, ld M) against the columns perm[0 ... r - 1] (the reference's passes
- * are modified Gram-Schmidt: the same subspace, to rounding); \`dots\` r reals, \`red\` 32 of scratch.
+ * are modified Gram-Schmidt: the same subspace, to rounding); `dots` r reals, `red` 32 of scratch.
  * Every thread of the block calls it.
  */
 const BLOCK_PROJECT = `static __device__ real blockProject(real* g, const int* perm, real* dots, real* red, int r, int j) {
@@ -270,7 +270,7 @@ const BLOCK_PROJECT = `static __device__ real blockProject(real* g, const int* p
 /**
  * The block design's end of gesvd, after the sort and the normalisation, in parallel over the block:
  * where the sweeps did not settle, the reference's absolute test (common/gesvd-settle.ts has the
- * serial form the warp designs use and says why) and, where G's columns are an output (\`gOut\`),
+ * serial form the warp designs use and says why) and, where G's columns are an output (`gOut`),
  * their orthonormalisation in sig's order; and the completion of the columns of zero singular
  * values (the first unit vector that stays long after the passes against the columns before it).
  * Multiplies by 1 / ||x|| (one division: this path spilled around the division and square-root

@@ -29,12 +29,12 @@
  *
  * Same rules as the warp design and the CPU reference (cpu/lapack/jacobi.ts): G scaled by a power
  * of two into range first (gesvdScale), a pair rotates while |gamma| > sqrt(M) eps sqrt(alpha)
- * sqrt(beta), `maxSweeps` sweeps at most (info K + 1), NaN or Inf in A: info K + 2 and NaN outputs
- * (A is never written); singular values descending (ties by index), U's and VT's vectors in that
- * order, G's columns divided by their norms and those of zero singular values completed as the warp
- * design does, and the sweeps that did not settle ended as there (common/gesvd-settle.ts, through
- * shared memory: a rare path). c from the reciprocal square
- * root, as the syev rows design (within an ulp or two of the warp design's division and square root).
+ * sqrt(beta), `maxSweeps` sweeps at most (then the absolute test of common/gesvd-settle.ts, info
+ * K + 1 where it fails too), NaN or Inf in A: info K + 2 and NaN outputs (A is never written);
+ * singular values descending (ties by index), U's and VT's vectors in that order, G's columns
+ * divided by their norms and those of zero singular values completed as the warp design does, and
+ * the sweeps that did not settle ended as there (through shared memory: a rare path). c from the
+ * reciprocal square root, as the syev rows design (within an ulp or two of the warp design's division and square root).
  * Computed in the data's precision, as the warp design.
  */
 import type { KernelSource } from '../../runtime/types.js';

@@ -17,7 +17,8 @@
  * with eps of the dtype: a pair rotates while |a_pq| > sqrt(n) eps sqrt(|a_pp|) sqrt(|a_qq|)
  * (syev, no squares: no scaling needed) or |g_p . g_q| > sqrt(m) eps ||g_p|| ||g_q|| (gesvd, whose
  * squared norms are kept in range by scaling G by a power of two first); info n + 1 (k + 1) where
- * `maxSweeps` sweeps did not converge, n + 2 (k + 2) where A held NaN or Inf (outputs NaN).
+ * `maxSweeps` sweeps did not converge (gesvd: nor did the absolute test of common/gesvd-settle.ts
+ * pass), n + 2 (k + 2) where A held NaN or Inf (outputs NaN).
  */
 import type { KernelSource } from '../../runtime/types.js';
 import { matrixPointer, operandParameters } from '../common/batch-pointer.js';

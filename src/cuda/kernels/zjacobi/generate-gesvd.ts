@@ -13,7 +13,8 @@
  * zeroes g (the Hermitian 2 x 2 rotation of cpu/complex/zrotation.ts, as the heev kernel's); then
  * the lanes rotate the pairs' columns of G and of V. G is scaled by a power of two first where its
  * largest part lies outside [2^-RANGE, 2^RANGE], so the squares stay normal and finite (exact; the
- * singular values are scaled back). 30 sweeps, then info K + 1; NaN or Inf in A: info K + 2, S, U
+ * singular values are scaled back). 30 sweeps, then the absolute test of common/gesvd-settle.ts (info
+ * K + 1 where it fails too, G's columns made orthonormal either way); NaN or Inf in A: info K + 2, S, U
  * and VT NaN.
  *
  * After the sweeps: the singular values are the column norms, in descending order (ties by index);
