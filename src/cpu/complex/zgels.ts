@@ -14,7 +14,7 @@ import type { GelsRequest } from '../../core/op-specs.js';
 import { divideInto } from './scalar.js';
 import { WHOLE, Workspace, zload, zstore } from './workspace.js';
 import { zgeqr2, zunm2r } from './zqr.js';
-import { gelsScale } from '../lapack/qr.js';
+import { gelsScale, unscaleSolution } from '../lapack/qr.js';
 
 const work = new Workspace();
 const bwork = new Workspace();
@@ -95,13 +95,7 @@ export function cpuGelsComplex(r: GelsRequest<FloatArray, Int32Array>): void {
       }
     }
     if (!tall) zunm2r('left', 'N', a, rows, tau, k, b, rows, nrhs);
-    if (sa !== 1 || sb !== 1) {
-      for (let c = 0; c < nrhs; c++) for (let q = 0; q < rows; q++) for (let h = 0; h < 2; h++) {
-        const e = 2 * (q + c * rows) + h;
-        if (q < n) b[e] *= sa;
-        b[e] /= sb;
-      }
-    }
+    if (sa !== 1 || sb !== 1) unscaleSolution(b, rows, nrhs, n, 2, sa, sb);
     zstore(b, WHOLE, bm);
   }
 }

@@ -141,12 +141,7 @@ export function cpuGels(r: GelsRequest<FloatArray, Int32Array>): void {
     }
     if (!tall) orm2r('left', 'N', a, rows, tau, k, b, rows, nrhs);
     // X = X' sa / sb (of the scaled problem); rows n ... m - 1 of a tall B (Q^T B's tail) / sb.
-    if (sa !== 1 || sb !== 1) {
-      for (let c = 0; c < nrhs; c++) for (let q = 0; q < ldb; q++) {
-        if (q < n) b[q + c * ldb] *= sa;
-        b[q + c * ldb] /= sb;
-      }
-    }
+    if (sa !== 1 || sb !== 1) unscaleSolution(b, ldb, nrhs, n, 1, sa, sb);
     store(b, bm);
   }
 }
@@ -161,6 +156,22 @@ export function gelsScale(x: Float64Array, len: number): number {
   if (Number.isNaN(s)) return 1;
   if (s !== 1) for (let q = 0; q < len; q++) x[q] *= s;
   return s;
+}
+
+/**
+ * gels's X from the scaled problem's (A sa, B sb: gelsScale's powers of two): rows 0 ... n - 1 of
+ * each of the nrhs columns of b (ld rows, `parts` floats an element) times sa / sb, the rows below
+ * (a tall B's Q^T B tail) times 1 / sb. The ratio is applied as two powers of two of the same side
+ * of 1, so no intermediate overflows or underflows where the result does not (sa = sb = 2^1022 for
+ * subnormal A and B: X' sa alone overflowed).
+ */
+export function unscaleSolution(b: Float64Array, ld: number, nrhs: number, n: number, parts: 1 | 2, sa: number, sb: number): void {
+  const d = Math.log2(sa) - Math.log2(sb), half = Math.trunc(d / 2);
+  const f1 = 2 ** half, f2 = 2 ** (d - half), tail = 1 / sb;
+  for (let c = 0; c < nrhs; c++) for (let q = 0; q < ld; q++) for (let h = 0; h < parts; h++) {
+    const e = parts * (q + c * ld) + h;
+    b[e] = q < n ? b[e]! * f1 * f2 : b[e]! * tail;
+  }
 }
 
 /**
