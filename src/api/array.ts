@@ -78,7 +78,8 @@ export interface TriangularSolveOptions {
 }
 
 /**
- * Wraps a typed array as an NDArray, checking that the shape fits. `{ dtype: 'complex128' }` (over a
+ * Wraps a typed array as an NDArray, checking that the shape fits (shape [] a 0-D array of one
+ * element, as numpy's, and as matmul of two 1-D arrays returns). `{ dtype: 'complex128' }` (over a
  * Float64Array) or `'complex64'` (over a Float32Array) makes a complex array of interleaved pairs.
  */
 export function ndarray<T extends FloatArray>(data: T, shape: readonly number[], options: NDArrayOptions = {}): NDArray<T> {
@@ -92,7 +93,7 @@ export function ndarray<T extends FloatArray>(data: T, shape: readonly number[],
     check(got === real, 'DTYPE', 'options.dtype', `${dtype} needs a ${dtypeInfo(real).array.name}${isComplexDType(dtype) ? ' of interleaved (re, im) pairs' : ''}, got a ${got} array`);
   }
   const a: NDArray<T> = dtype !== undefined && isComplexDType(dtype) ? { data, shape: [...shape], dtype } : { data, shape: [...shape] };
-  stackOf(a, 'array', 1, true);
+  stackOf(a, 'array', 0, true);
   return a;
 }
 

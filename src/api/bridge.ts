@@ -107,7 +107,8 @@ export const BATCH_KEYS: readonly string[] = ['a', 'b', 'c', 'w', 's', 'u', 'vt'
 /**
  * A batch as a row-major stack [count, rows, cols]: the batch's own memory where it already is a
  * contiguous row-major stack (order 'row', ld = cols, stride = rows * cols), else a row-major
- * copy (column-major or padded batches, list batches). Host memory only: download device data
+ * copy (column-major or padded batches, list batches), of the batch's array type (an empty list
+ * batch, which holds no array, gives a Float64Array). Host memory only: download device data
  * first. A variable batch (matrices of different shapes) has no stack form.
  */
 export function asArray<T extends FloatArray>(batch: Batch<T>): { readonly data: T; readonly shape: readonly number[] } {
@@ -128,8 +129,10 @@ export function asArray<T extends FloatArray>(batch: Batch<T>): { readonly data:
     const start = batch.offset;
     return { data: batch.data.subarray(start, start + count * rows * cols) as T, shape };
   }
-  const first = sources[0];
-  const out = allocate(first === undefined ? 'float64' : dtypeOfArray(first.data, 'batch.data'), count * rows * cols) as T;
+  // The element type of the batch's arrays: a strided batch's own even when it holds no matrix; an
+  // empty list has no array to take it from (float64).
+  const from = batch.kind === 'strided' ? batch.data : sources[0]?.data;
+  const out = allocate(from === undefined ? 'float64' : dtypeOfArray(from, 'batch.data'), count * rows * cols) as T;
   sources.forEach((m, k) => {
     const base = k * rows * cols;
     for (let i = 0; i < rows; i++)

@@ -63,13 +63,19 @@ export function broadcastTo<T extends FloatArray>(a: NDArray<T>, shape: readonly
   noOptions('broadcastTo', none);
   checked(a, 'a');
   checkShape(shape, 'shape');
-  const target = broadcastAll(a.shape, shape, 'broadcastTo');
+  const target = broadcastAll(a.shape, shape, 'broadcastTo', 'shape');
   check(sameShape(target, shape), 'SHAPE', 'shape', `[${a.shape.join(', ')}] cannot be broadcast to [${shape.join(', ')}] (numpy's rule)`);
-  const zero: NDArray<T> = { data: allocLike(a.data, 1), shape: [] };
-  return combine(a, zero, 1, 'broadcastTo', shape);
+  const size = countOf(shape);
+  const out = allocLike(a.data, size);
+  const x = a.data;
+  // A copy of each element (its sign of zero kept), along a's strides over the target shape.
+  walkBroadcast(shape, broadcastStrides(a.shape, shape), [], (o, inner, oa, ia) => {
+    for (let k = 0; k < inner; k++) out[o + k] = x[oa + k * ia]!;
+  });
+  return { data: out, shape: [...shape] };
 }
 
-function combine<T extends FloatArray>(a: NDArray<T>, b: NDArray<T> | number, sign: 1 | -1, op: string, to?: readonly number[]): NDArray<T> {
+function combine<T extends FloatArray>(a: NDArray<T>, b: NDArray<T> | number, sign: 1 | -1, op: string): NDArray<T> {
   checked(a, 'a');
   if (typeof b === 'number') {
     const out = allocLike(a.data, a.data.length);
@@ -78,7 +84,7 @@ function combine<T extends FloatArray>(a: NDArray<T>, b: NDArray<T> | number, si
   }
   checked(b, 'b');
   sameDtype(a, b, 'b');
-  const shape = to === undefined ? broadcastAll(a.shape, b.shape, op) : [...to];
+  const shape = broadcastAll(a.shape, b.shape, op, 'b.shape');
   const size = countOf(shape);
   const out = allocLike(a.data, size);
   const x = a.data;
@@ -98,37 +104,48 @@ function combine<T extends FloatArray>(a: NDArray<T>, b: NDArray<T> | number, si
     for (let o = 0; o < size; o += tailA) for (let k = 0; k < tailA; k++) out[o + k] = x[k]! + sign * y[o + k]!;
     return { data: out, shape };
   }
-  const sa = broadcastStrides(a.shape, shape);
-  const sb = broadcastStrides(b.shape, shape);
+  walkBroadcast(shape, broadcastStrides(a.shape, shape), broadcastStrides(b.shape, shape), (o, inner, oa, ia, ob, ib) => {
+    for (let k = 0; k < inner; k++) out[o + k] = x[oa + k * ia]! + sign * y[ob + k * ib]!;
+  });
+  return { data: out, shape };
+}
+
+/**
+ * The rows of a broadcast over `shape` (its last dimension, `inner` elements from output offset o),
+ * with each operand's offset and stride along them (strides from broadcastStrides; `sb` empty for
+ * one operand): an odometer over the outer dimensions.
+ */
+function walkBroadcast(shape: readonly number[], sa: readonly number[], sb: readonly number[],
+  row: (o: number, inner: number, oa: number, ia: number, ob: number, ib: number) => void): void {
   const rank = shape.length;
+  const size = countOf(shape);
   const inner = shape[rank - 1] ?? 1;
   const ia = sa[rank - 1] ?? 0;
   const ib = sb[rank - 1] ?? 0;
   const index = new Array<number>(rank).fill(0);
   let oa = 0, ob = 0;
   for (let o = 0; o < size; o += inner) {
-    for (let k = 0; k < inner; k++) out[o + k] = x[oa + k * ia]! + sign * y[ob + k * ib]!;
+    row(o, inner, oa, ia, ob, ib);
     // Advance the odometer over the outer dimensions.
     for (let d = rank - 2; d >= 0; d--) {
       index[d]!++;
       oa += sa[d]!;
-      ob += sb[d]!;
+      ob += sb[d] ?? 0;
       if (index[d]! < shape[d]!) break;
       oa -= sa[d]! * shape[d]!;
-      ob -= sb[d]! * shape[d]!;
+      ob -= (sb[d] ?? 0) * shape[d]!;
       index[d] = 0;
     }
   }
-  return { data: out, shape };
 }
 
-/** The broadcast of two whole shapes (numpy's rule), or a SHAPE error naming b. */
-function broadcastAll(x: readonly number[], y: readonly number[], op: string): number[] {
+/** The broadcast of two whole shapes (numpy's rule), or a SHAPE error naming `argument`. */
+function broadcastAll(x: readonly number[], y: readonly number[], op: string, argument: string): number[] {
   try {
-    return broadcastShapes(x, y, 'b.shape');
+    return broadcastShapes(x, y, argument);
   } catch (e) {
     if (e instanceof MyriadError)
-      throw new MyriadError('SHAPE', `${op}: shapes [${x.join(', ')}] and [${y.join(', ')}] do not broadcast (numpy's rule: aligned from the right, each pair of dimensions equal or one of them 1)`, 'b.shape');
+      throw new MyriadError('SHAPE', `${op}: shapes [${x.join(', ')}] and [${y.join(', ')}] do not broadcast (numpy's rule: aligned from the right, each pair of dimensions equal or one of them 1)`, argument);
     throw e;
   }
 }

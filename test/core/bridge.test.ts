@@ -151,6 +151,22 @@ describe('4. array level: transpose, add, subtract, scale, lstsq broadcasting, t
     assert.deepEqual(col.shape, [2, 3]);
     assert.deepEqual([...col.data], [11, 21, 31, 12, 22, 32]);
   });
+  it('broadcastTo copies: a 0-D array to every element, the sign of zero kept, a bad target named as shape', () => {
+    const scalar = ndarray(new Float64Array([5]), []);
+    assert.deepEqual([...m.broadcastTo(scalar, [2, 3]).data], [5, 5, 5, 5, 5, 5]);
+    assert.deepEqual([...m.add(scalar, f64([1, 2], [2])).data], [6, 7]);
+    assert.ok(Object.is(m.broadcastTo(f64([-0, 1], [2]), [2, 2]).data[2], -0));
+    throwsMatch(() => m.broadcastTo(f64([1, 2, 3, 4], [2, 2]), [3, 2]), 'SHAPE', /do not broadcast/, 'shape');
+    // ndarray takes shape [] (one element), as matmul of two 1-D arrays returns.
+    assert.deepEqual(m.matmul(f64([1, 2], [2]), f64([3, 4], [2])).shape, []);
+    throwsMatch(() => ndarray(new Float64Array(2), []), 'BOUNDS', /shape \[\] needs 1/);
+  });
+  it('asArray of an empty float32 batch (strided, padded) keeps Float32Array', () => {
+    const e = m.asArray(strided(new Float32Array(0), { rows: 2, cols: 2, count: 0 }));
+    assert.ok(e.data instanceof Float32Array);
+    assert.deepEqual(e.shape, [0, 2, 2]);
+    assert.ok(m.asArray(strided(new Float32Array(0), { rows: 2, cols: 2, count: 0, ld: 3 })).data instanceof Float32Array);
+  });
   it("lstsq broadcasts a [1, m, n] against b [k, m, 1] (the issue's shapes) as solve does", () => {
     const A = f64([1, 0, 1, 1, 1, 2, 1, 3], [1, 4, 2]);
     const b = f64([1, 3, 5, 7, 2, 2, 2, 2, 0, 1, 2, 3], [3, 4, 1]);
