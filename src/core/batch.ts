@@ -343,8 +343,13 @@ function elementOption(dtype: unknown, stores: readonly unknown[], name: string)
   return isComplexDType(dtype) ? dtype : undefined;
 }
 
-/** The complex type of a batch, or undefined for a real one (a bad `dtype` field is a DTYPE error). */
+/**
+ * The complex type of a batch, or undefined for a real one (a bad `dtype` field is a DTYPE error). A
+ * variableDevice batch is real: its `dtype` field names its real type (validateBatch then refuses it
+ * where the operation does not take it).
+ */
 export function batchComplex(b: Batch<unknown>, argument: string): ComplexDType | undefined {
+  if ((b as { kind?: unknown }).kind === 'device-variable') return undefined;
   const d: unknown = (b as { dtype?: unknown }).dtype;
   if (d === undefined) return undefined;
   if (!isComplexDType(d))

@@ -66,6 +66,11 @@ test('the CPU backend, and every operation but gemm, potrf, getrf, trsm, potrs, 
     () => cpu.lauum({ a: fakeBatch() }),
     () => cpu.poti({ a: fakeBatch() }),
     () => cpu.trmm({ a: fakeBatch() as never, b: fakeBatch() as never }),
+    // The operations with real outputs of complex data read the batch's dtype field first: a
+    // variableDevice batch's names its real type (not a DTYPE error about a complex field).
+    () => cpu.syev({ a: fakeBatch() as never, w: variable([{ data: new Float64Array(3), rows: 3, cols: 1 }]) }),
+    () => cpu.heev({ a: fakeBatch() as never, w: variable([{ data: new Float64Array(3), rows: 3, cols: 1 }]) }),
+    () => cpu.gesvd({ jobu: 'none', jobvt: 'none', a: fakeBatch() as never, s: variable([{ data: new Float64Array(3), rows: 3, cols: 1 }]) }),
   ]) named(call, 'UNSUPPORTED', 'a');
 });
 
