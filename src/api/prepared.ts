@@ -84,7 +84,7 @@ function prepareCall(host: PreparedHost, op: OpName, args: unknown): PreparedCal
   const checked = checkFlag(args);
   args = bridgeArgs(args);
   // (its variable batches each passed over once for their validation, arrays and overlap scan: core/batch.ts withValidatedScans)
-  const request = withValidatedScans(() => validate(args, host.intsFor(args))) as Request;
+  const request = snapshot(withValidatedScans(() => validate(args, host.intsFor(args))) as Request);
   const slots = slotPlans(args as Record<string, unknown>, request);
   const count = countOf(request);
   // Pivots the call reads (getrs, getri) are data, not layout: their values are checked on every run,
@@ -98,6 +98,29 @@ function prepareCall(host: PreparedHost, op: OpName, args: unknown): PreparedCal
     return host.execute(op, r, checked);
   };
   return Object.assign(run, { op });
+}
+
+/**
+ * The validated request with its batch descriptors copied and frozen (their storages kept): a run
+ * is the call that was validated, whatever the caller changes afterwards in the batch objects it
+ * passed (a variable batch's member moved out of its buffer, or onto another output's elements,
+ * would otherwise run unchecked).
+ */
+function snapshot(request: Request): Request {
+  const out: Request = {};
+  for (const key in request) out[key] = frozenDescriptor(request[key]);
+  return out;
+}
+
+function frozenDescriptor(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null || !('kind' in v)) return v;
+  const kind = (v as { kind: unknown }).kind;
+  if (kind === 'strided' || kind === 'device-variable') return Object.freeze({ ...v });
+  if (kind === 'list' || kind === 'variable') {
+    const b = v as unknown as { matrices: readonly object[] };
+    return Object.freeze({ ...b, matrices: Object.freeze(b.matrices.map((m) => Object.freeze({ ...m }))) });
+  }
+  return v;   // device storage: its identity is the handle
 }
 
 function countOf(r: Request): number {

@@ -339,6 +339,22 @@ describe('9. paths around the full validation: prepared pivots, hand-built batch
     assert.deepEqual([...A], [1, 0, 0, 1]);
     throwsArg(() => g([] as never), 'INVALID_ARGUMENT', 'storages');
   });
+  it('a prepared call runs what was validated: its batch descriptors changed afterwards change nothing', () => {
+    const buf = new Float64Array([4, 1, 1, 3, 9, 7, 7, 7]);
+    const vb = m.variable([{ data: buf, rows: 2 }, { data: buf, rows: 1, offset: 4 }]);
+    const f = ctx.prepare.potrf({ a: vb });
+    // Member 1 moved onto member 0's elements (an overlap a plain call refuses).
+    Object.assign(vb.matrices[1]!, { offset: 0 });
+    throwsArg(() => ctx.potrf({ a: vb }), 'LAYOUT', 'a.matrices[1]');
+    const { info } = f();
+    assert.deepEqual([...(info as Int32Array)], [0, 0]);
+    assert.deepEqual([...buf].map((x) => Math.round(x * 1e4) / 1e4), [2, 0.5, 1, 1.6583, 3, 7, 7, 7]);
+    const A = new Float64Array([4, 0, 0, 4, 9, 0, 0, 9]), sb = strided(A, { rows: 2, count: 1 });
+    const g = ctx.prepare.potrf({ a: sb });
+    (sb as { offset: number }).offset = 4;
+    g();
+    assert.deepEqual([...A], [2, 0, 0, 2, 9, 0, 0, 9]);
+  });
   it('enum values that are not strings are named by value (bigint, NaN, a symbol), not a TypeError', () => {
     const a = (): ReturnType<typeof one> => one(new Float64Array([4, 0, 0, 4]));
     throwsArg(() => ctx.potrf({ a: a(), uplo: 1n as never }), 'ENUM', 'uplo', /got 1n \(a bigint\)$/);
