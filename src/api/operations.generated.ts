@@ -97,7 +97,7 @@ export abstract class ContextOperations {
     return this.call('trtri', args) as InfoResult<S>;
   }
 
-  /** U U^T ('upper') or L^T L ('lower') into the same triangle (U U^H, L^H L on complex batches). */
+  /** U U^T ('upper') or L^T L ('lower') into the same triangle (U U^H, L^H L on complex batches, the factor's diagonal read as real, as potrf writes it). */
   lauum<S extends Storage>(args: FactorArgs<S>): InfoResult<S> {
     return this.call('lauum', args) as InfoResult<S>;
   }

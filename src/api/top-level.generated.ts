@@ -69,7 +69,7 @@ export function gesv<S extends Storage>(args: GesvArgs<S>): PivotResult<S> { ret
 /** Inverse of a triangular matrix in place. info[i] = k > 0: A(k,k) is exactly zero. */
 export function trtri<S extends Storage>(args: TrtriArgs<S>): InfoResult<S> { return cpuContext.trtri(args); }
 
-/** U U^T ('upper') or L^T L ('lower') into the same triangle (U U^H, L^H L on complex batches). */
+/** U U^T ('upper') or L^T L ('lower') into the same triangle (U U^H, L^H L on complex batches, the factor's diagonal read as real, as potrf writes it). */
 export function lauum<S extends Storage>(args: FactorArgs<S>): InfoResult<S> { return cpuContext.lauum(args); }
 
 /**

@@ -368,7 +368,7 @@ export const OP_FACES: { readonly [K in OpName]: OpFace } = {
   getrs: { args: 'GetrsArgs', doc: ["Solves op(A) X = B with the LU factors and pivots from getrf; trans 'C' is A^H on complex batches."] },
   gesv: { args: 'GesvArgs', doc: ['Factors A (getrf) and solves A X = B; B is left unchanged for a matrix with info > 0.'] },
   trtri: { args: 'TrtriArgs', doc: ['Inverse of a triangular matrix in place. info[i] = k > 0: A(k,k) is exactly zero.'] },
-  lauum: { args: 'FactorArgs', doc: ["U U^T ('upper') or L^T L ('lower') into the same triangle (U U^H, L^H L on complex batches)."] },
+  lauum: { args: 'FactorArgs', doc: ["U U^T ('upper') or L^T L ('lower') into the same triangle (U U^H, L^H L on complex batches, the factor's diagonal read as real, as potrf writes it)."] },
   potri: { args: 'FactorArgs', doc: ['Inverse of an SPD (complex: Hermitian positive definite) matrix from its Cholesky factor (trtri', 'then lauum), into the `uplo` triangle.'] },
   poti: { args: 'FactorArgs', doc: ['Inverse of an SPD matrix in one call (potrf, trtri, lauum), into the `uplo` triangle as potri', "leaves it. info[i] = k > 0: the leading minor of order k is not positive definite (potrf's", 'info), and the matrix is left as potrf leaves it.'] },
   syev: { args: 'SyevArgs', doc: ['Symmetric eigendecomposition (cyclic Jacobi) of the `uplo` triangle: w (n x 1 per matrix)', "ascending; jobz 'vectors' (default) overwrites A with the eigenvectors, 'values' leaves A.", 'info[i]: n + 1 where the sweeps did not converge, n + 2 where A held NaN or Inf. Real data only: heev', 'takes complex Hermitian matrices.'] },
