@@ -9,8 +9,8 @@
  * ours has (OPENBLAS_NUM_THREADS), so MYRIAD_THREADS=1 compares one thread with one thread.
  * MYRIAD_BENCH_CLOCK=cpu times both by process CPU time (one-thread runs on a shared machine).
  *
- * Routines: gemm, syrk, trmm (tril(A) B) and lauum (L^T L): matmul on the stack; potrf: linalg.cholesky; posv and gesv:
- * linalg.solve (numpy has no batched Cholesky solve); syev and gesvd: linalg.eigh (eigvalsh for
+ * Routines: gemm, syrk, trmm (tril(A) B) and lauum (L^T L): matmul on the stack; potrf: linalg.cholesky; posv and gesv
+ * (and their -many forms, n / 4 right-hand sides): linalg.solve (numpy has no batched Cholesky solve); syev and gesvd: linalg.eigh (eigvalsh for
  * syev-values) and linalg.svd
  * (thin) on the stack; trtri, potri, poti: linalg.inv of the same SPD matrices (numpy has no
  * batched triangular or SPD inverse); geqrf and qr: linalg.qr (mode 'raw': the reflectors and tau;
@@ -25,6 +25,8 @@ import type { VendorBaseline, VendorRun } from './run.js';
 import type { BenchOp } from './workloads.js';
 
 const PER_MATRIX_CAP = 20_000;
+/** The operations numpy has no stacked routine for: scipy's per-matrix calls (the script's per_matrix). */
+const PER_MATRIX_OPS: ReadonlySet<BenchOp> = new Set<BenchOp>(['getrf', 'potrs', 'getrs', 'trsm']);
 
 const SCRIPT = String.raw`
 import sys, time, json
@@ -56,6 +58,10 @@ elif op == 'potrf':
     a = spd(); fn = lambda: np.linalg.cholesky(a)
 elif op in ('posv', 'gesv'):
     a = spd() if op == 'posv' else general(); fn = lambda: np.linalg.solve(a, b)
+elif op in ('posv-many', 'gesv-many'):
+    # n / 4 right-hand sides (at least 1), as the bench's workload (manyRhs)
+    a = spd() if op == 'posv-many' else general(); bm = rng.uniform(-1, 1, (count, n, max(1, n // 4))).astype(dt)
+    fn = lambda: np.linalg.solve(a, bm)
 elif op == 'syev':
     a = spd(); fn = lambda: np.linalg.eigh(a)
 elif op == 'syev-values':
@@ -141,7 +147,7 @@ export function numpyBaseline(threads: number, repeats = 5): VendorBaseline | un
         return undefined;
       }
       const measuredMs = (JSON.parse(r.stdout) as { ms: number }).ms;
-      return { run: () => {}, dispose: () => {}, measuredMs };
+      return { run: () => {}, dispose: () => {}, measuredMs, ...(PER_MATRIX_OPS.has(op) ? { routine: `(scipy per matrix, scaled from ${Math.min(count, PER_MATRIX_CAP)})` } : {}) };
     },
   };
 }

@@ -56,6 +56,8 @@ export interface BenchRow {
  */
 export interface VendorRun {
   run(): void; dispose(): void; measuredMs?: number; check?(): string | undefined;
+  /** What ran where it is not the baseline's own routine (the vendor column names it after the baseline). */
+  readonly routine?: string;
 }
 
 /**
@@ -212,7 +214,7 @@ function timeVendor(ctx: Context, baseline: VendorBaseline, prepare: () => Vendo
   if (!isVendorChoice(prepared)) {
     try {
       const { ms, wrong } = timeVendorRun(ctx, prepared, reset, repeats);
-      return { vendor: baseline.name, ms, notes: wrong === undefined ? [] : [wrong] };
+      return { vendor: prepared.routine === undefined ? baseline.name : `${baseline.name} ${prepared.routine}`, ms, notes: wrong === undefined ? [] : [wrong] };
     } catch (e) {
       return { vendor: `${baseline.name}: ${vendorFailure(e)}`, notes: [] };
     }
