@@ -39,6 +39,9 @@ import './bench/latency.js'; // myriad bench latency (CUDA)
 import './bench/cpu.js'; // the CPU's roofline and numpy baseline
 import { MULTI_COLUMNS, runMultiBench } from './bench/multi.js';
 import { parseDevices } from './cuda/multi/open.js';
+import { openMultiDevice } from './api/multi-open.js';
+import type { MultiDeviceContext } from './api/multi-context.js';
+import type { DeviceSelection } from './cuda/multi/index.js';
 import { parseWarmOp, type WarmResult } from './api/warm.js';
 import { parseVbatchedWays, VBATCHED_WAYS } from './bench/vbatched-table.js';
 
@@ -183,6 +186,8 @@ async function bench(op: string | undefined, values: { [K in "backend" | "dtype"
   const style = parseEnumValue(values.format ?? 'text', TABLE_STYLES, '--format') as TableStyle;
   checkOutputFile(values.json);
   if (values.ways !== undefined && values.vbatched === undefined) throw new MyriadError('INVALID_ARGUMENT', '--ways chooses the ways of a --vbatched run: give --vbatched a|b', '--ways');
+  for (const flag of ['call-ms', 'host-outputs'] as const)
+    if (values[flag] !== undefined && values.devices === undefined) throw new MyriadError('INVALID_ARGUMENT', `belongs to a --devices run (several GPUs): give --devices all|0,1`, `--${flag}`);
   if (values.vbatched !== undefined) {
     parseVbatchedWays(values.ways);   // a bad list fails before a backend opens
     const ctx = openFor(values.backend);
@@ -242,7 +247,16 @@ function benchDevices(op: string, values: { [K in "dtype" | "sizes" | "batch" | 
     ...(batch ? { batch } : {}), ...(repeats ? { repeats } : {}), ...(callMs ? { callMs } : {}),
     ...(values['host-outputs'] !== undefined ? { hostOutputs: parseEnumValue(values['host-outputs'], ['duplex', 'after-all'] as const, '--host-outputs') } : {}),
   };
-  const rows = runMultiBench(parseDevices(values.devices!), options);
+  // Several GPUs or none: where CUDA cannot open, the error names --devices (the option that asked for it).
+  const open = (set: DeviceSelection): MultiDeviceContext => {
+    try {
+      return openMultiDevice(set);
+    } catch (e) {
+      if (e instanceof MyriadError && e.argument === 'backend') throw new MyriadError(e.code, `runs on GPUs: ${e.message.slice('backend: '.length)}`, '--devices');
+      throw e;
+    }
+  };
+  const rows = runMultiBench(parseDevices(values.devices!), options, open);
   console.log(formatTable(rows, MULTI_COLUMNS, style));
   if (values.json) writeJson(values.json, rows);
 }
@@ -280,10 +294,44 @@ const OPTIONS = {
   version: { type: 'boolean', short: 'v' },
 } as const;
 
+type OptionName = keyof typeof OPTIONS;
+
+/** The options each command takes (help and version aside); any other is a usage error, not ignored. */
+const COMMAND_OPTIONS: { readonly [command: string]: readonly OptionName[] } = {
+  info: [],
+  demo: ['backend', 'dtype'],
+  bench: ['backend', 'dtype', 'sizes', 'batch', 'repeats', 'json', 'devices', 'format', 'vbatched', 'ways', 'call-ms', 'host-outputs'],
+  warm: ['backend', 'dtype', 'sizes', 'batch', 'json'],
+  help: [],
+};
+/** How many words a command takes after its name (bench and warm: the operation). */
+const COMMAND_WORDS: { readonly [command: string]: number } = { info: 0, demo: 0, bench: 1, warm: 1, help: 0 };
+
+/**
+ * The command line's shape, before anything runs: a known command (also with --version), no option
+ * twice (node's parseArgs keeps the last silently), only the command's options, no extra words.
+ */
+function checkCommandLine(command: string | undefined, words: readonly string[], tokens: readonly { kind: string; name?: string; rawName?: string }[]): void {
+  if (command !== undefined && !(command in COMMAND_OPTIONS))
+    throw new MyriadError('INVALID_ARGUMENT', `unknown command '${command}': one of info, demo, bench, warm, help`, 'command');
+  const seen = new Set<string>();
+  for (const t of tokens) {
+    if (t.kind !== 'option' || t.name === undefined) continue;
+    if (seen.has(t.name)) throw new MyriadError('INVALID_ARGUMENT', 'given twice: give each option once', `--${t.name}`);
+    seen.add(t.name);
+    if (command === undefined || t.name === 'help' || t.name === 'version') continue;
+    const allowed = COMMAND_OPTIONS[command]!;
+    if (!allowed.includes(t.name as OptionName))
+      throw new MyriadError('INVALID_ARGUMENT', `is not an option of 'myriad ${command}' (${allowed.length === 0 ? 'it takes none' : `it takes ${allowed.map((o) => `--${o}`).join(', ')}`})`, `--${t.name}`);
+  }
+  if (command !== undefined && words.length > COMMAND_WORDS[command]!)
+    throw new MyriadError('INVALID_ARGUMENT', `unexpected '${words[COMMAND_WORDS[command]!]}' after 'myriad ${command}${COMMAND_WORDS[command]! > 0 ? ` ${words[0]}` : ''}' ('myriad help' shows the usage)`, 'arguments');
+}
+
 /** node:util's parseArgs, its errors (unknown option, missing value) turned into one-line usage errors. */
-function parseCommandLine(argv: string[]): ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof OPTIONS }>> {
+function parseCommandLine(argv: string[]): ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; tokens: true; options: typeof OPTIONS }>> {
   try {
-    return parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
+    return parseArgs({ args: argv, allowPositionals: true, tokens: true, options: OPTIONS });
   } catch (e) {
     const code = (e as { code?: unknown }).code;
     if (typeof code !== 'string' || !code.startsWith('ERR_PARSE_ARGS')) throw e;
@@ -298,8 +346,9 @@ function parseCommandLine(argv: string[]): ReturnType<typeof parseArgs<{ args: s
 }
 
 async function main(argv: string[]): Promise<void> {
-  const { positionals, values } = parseCommandLine(argv);
+  const { positionals, values, tokens } = parseCommandLine(argv);
   const [command, ...rest] = positionals;
+  checkCommandLine(command, rest, tokens);
   if (values.version) {
     console.log(version());
     return;
@@ -327,7 +376,7 @@ async function main(argv: string[]): Promise<void> {
       await warm(rest[0], values);
       return;
     default:
-      throw new MyriadError('INVALID_ARGUMENT', `unknown command '${command}': one of info, demo, bench, warm, help`, 'command');
+      throw new Error(`unreachable: checkCommandLine admits '${command}'`);
   }
 }
 

@@ -137,6 +137,10 @@ describe('myriad command', () => {
     [['--ways', 'vbatched'], /^myriad: --ways: .*give --vbatched/],
     [['--vbatched', 'b', '--ways', 'vbatched,,uniform'], /^myriad: --ways: .*an empty entry/],
     [['--vbatched', 'b', '--ways', 'fast'], /^myriad: --ways: .*'fast'/],
+    // Options a command does not take, given twice, extra words.
+    [['--vbatched', 'b', '--call-ms', '1'], /^myriad: --call-ms: belongs to a --devices run/],
+    [['--batch', '10', '--batch', '20'], /^myriad: --batch: given twice/],
+    [['extra'], /^myriad: arguments: unexpected 'extra' after 'myriad bench gemm'/],
   ];
   if (process.getuid?.() !== 0) { // root writes anywhere
     const locked = join(dir, 'locked.json');
@@ -144,10 +148,20 @@ describe('myriad command', () => {
     chmodSync(locked, 0o444);
     cases.push([['--json', locked], /^myriad: --json: .*not writable/]);
   }
-  const usageErrors = batched([...cases.map(([args]) => ['bench', 'gemm', '--backend', 'cpu', '--sizes', '2', '--batch', '10', ...args]), ['frob'], ['bench']]);
+  // The base run's --sizes 2 and --batch 10 where a case does not give its own.
+  const flagged = (args: readonly string[], flag: string): boolean => args.some((a) => a === flag || a.startsWith(`${flag}=`));
+  const benchArgs = (args: readonly string[]): string[] =>
+    ['bench', 'gemm', '--backend', 'cpu', ...(flagged(args, '--sizes') ? [] : ['--sizes', '2']), ...(flagged(args, '--batch') ? [] : ['--batch', '10']), ...args];
+  const otherCommands: [string[], RegExp][] = [
+    [['demo', '--json', file], /^myriad: --json: is not an option of 'myriad demo' \(it takes --backend, --dtype\)$/],
+    [['info', 'extra'], /^myriad: arguments: unexpected 'extra' after 'myriad info'/],
+    [['frob', '--version'], /^myriad: command: unknown command 'frob'/],
+    [['warm', 'gemm', '--sizes', '8', '--format', 'text'], /^myriad: --format: is not an option of 'myriad warm'/],
+  ];
+  const usageErrors = batched([...cases.map(([args]) => benchArgs(args)), ...otherCommands.map(([args]) => args), ['frob'], ['bench']]);
   it('every usage error is one line on stderr, exit 2, before any benchmark runs', async () => {
     const results = await usageErrors();
-    cases.forEach(([args, pattern], i) => {
+    [...cases, ...otherCommands].forEach(([args, pattern], i) => {
       const r = results[i]!;
       const what = args.join(' ');
       assert.equal(r.status, 2, `${what}: ${r.stderr}`);
@@ -156,7 +170,7 @@ describe('myriad command', () => {
       assert.equal(lines.length, 1, `${what}: ${r.stderr}`);
       assert.match(lines[0]!, pattern, what);
     });
-    for (const r of results.slice(cases.length)) {
+    for (const r of results.slice(cases.length + otherCommands.length)) {
       assert.equal(r.status, 2);
       assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
     }
