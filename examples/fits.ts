@@ -11,6 +11,7 @@
 import { pathToFileURL } from 'node:url';
 import { add, asArray, broadcastTo, gels, lstsq, matmul, ndarray, strided, transpose, type NDArray } from '../src/index.js';
 import { gaussian } from './noise.js';
+import { positiveArg } from './args.js';
 
 export interface FitResult {
   /** The true coefficients [fits, 4, 1] and the fitted ones, from lstsq and from gels. */
@@ -53,7 +54,7 @@ export function runFits(fits = 10_000, seed = 3): FitResult {
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const fits = Number(process.argv[2] ?? 10_000);
+  const fits = positiveArg(2, 'fits', 10_000);
   const r = runFits(fits);
   console.log(`fits: ${fits} cubic fits of ${SAMPLES} samples: lstsq (A broadcast) ${r.msLstsq.toFixed(1)} ms, gels ${r.msGels.toFixed(1)} ms, lstsq with the series as columns of b ${r.msColumns.toFixed(1)} ms`);
 }

@@ -10,6 +10,7 @@
 import { pathToFileURL } from 'node:url';
 import { add, batchOf, broadcastTo, gemm, ndarray, posv, scale, subtract, type NDArray } from '../src/index.js';
 import { gaussian } from './noise.js';
+import { positiveArg } from './args.js';
 
 export interface KalmanResult {
   /** Final state estimates [filters, 4, 1] and covariances [filters, 4, 4]. */
@@ -83,8 +84,8 @@ export function runKalman(filters = 50_000, steps = 20, seed = 1): KalmanResult 
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const filters = Number(process.argv[2] ?? 50_000);
-  const steps = Number(process.argv[3] ?? 20);
+  const filters = positiveArg(2, 'filters', 50_000);
+  const steps = positiveArg(3, 'steps', 20);
   const r = runKalman(filters, steps);
   const err = subtract(r.x, r.truth);
   const rms = Math.sqrt(err.data.reduce((s, v) => s + v * v, 0) / err.data.length);

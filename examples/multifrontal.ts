@@ -21,6 +21,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { cpuContext, open, variable, type Context } from '../src/index.js';
+import { positiveArg } from './args.js';
 
 export interface Front {
   /** The front's pivots (consecutive global indices) and its update set (ascending, all larger). */
@@ -243,8 +244,8 @@ export function denseFactor(r: MultifrontalResult): Float64Array {
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const fronts = Number(process.argv[2] ?? 20_000);
-  const maxPivots = Number(process.argv[3] ?? 64);
+  const fronts = positiveArg(2, 'fronts', 20_000);
+  const maxPivots = positiveArg(3, 'max pivots', 64);
   const tree = syntheticTree(fronts, maxPivots);
   const matrix = matrixOfTree(tree);
   const ctx = open({ backend: 'auto' });

@@ -9,6 +9,7 @@
 import { pathToFileURL } from 'node:url';
 import { add, eigh, ndarray, syev, transpose, type NDArray } from '../src/index.js';
 import { gaussian } from './noise.js';
+import { positiveArg } from './args.js';
 
 export interface StressResult {
   sigma: NDArray<Float64Array>;
@@ -40,7 +41,7 @@ export function runStresses(tensors = 200_000, seed = 2): StressResult {
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const tensors = Number(process.argv[2] ?? 200_000);
+  const tensors = positiveArg(2, 'tensors', 200_000);
   const r = runStresses(tensors);
   console.log(`stresses: ${tensors} tensors: eigh (values and directions) ${r.msEigh.toFixed(1)} ms, syev (values) ${r.msSyev.toFixed(1)} ms`);
 }
