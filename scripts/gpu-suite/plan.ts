@@ -71,7 +71,8 @@ export function skipAllowed(path: string, reason: string, gpus: number, table: r
  * suite": two H200s, up to 16 files at once on each, an empty kernel cache; trmm-leaf from the run
  * before, the last file to start in that one; factor-batches from the whole suite's run after its
  * mid-size getrf test took the table's counts; its mid-size test since moved to factor-batches-mid,
- * the 405 s split between them by estimate, not yet timed apart), so that without --order-from the longest start
+ * the 405 s split between them by estimate, not yet timed apart; eigen-extremes from its own runs, one H200,
+ * 107-117 s), so that without --order-from the longest start
  * first: a long file started last sets the suite's wall time. Files not named here took under 40 s.
  */
 export const TYPICAL_SECONDS: ReadonlyMap<string, number> = new Map([
@@ -80,7 +81,7 @@ export const TYPICAL_SECONDS: ReadonlyMap<string, number> = new Map([
   ['tridiag-split-resume', 163], ['factor-large-potrf', 156], ['zgesvd-large', 152], ['factor-spread-getrf-a', 144],
   ['contracts', 138], ['zvbatched', 137], ['trmm-product', 136], ['tridiag-split', 133], ['jacobi-block', 126],
   ['ztrsm', 122], ['tsm2', 116], ['zheev-large', 111], ['qr-blocked', 106], ['zgetrf', 101], ['poti', 95], ['large', 91],
-  ['lauum', 89], ['factor-solve', 88], ['factor-potrf', 86], ['gemm', 81], ['gemm-tma', 74], ['qr-thread', 73],
+  ['eigen-extremes', 117], ['lauum', 89], ['factor-solve', 88], ['factor-potrf', 86], ['gemm', 81], ['gemm-tma', 74], ['qr-thread', 73],
   ['host-path', 63], ['factor-getrf', 59], ['zinverse', 58], ['tsqr', 57], ['syev-rows', 57], ['zherk', 55],
   ['jacobi-syev', 52], ['vendor-routes', 52], ['ztrmm', 45], ['syev-small', 42], ['getrf-spread', 40],
 ]);
