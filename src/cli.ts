@@ -296,23 +296,24 @@ const OPTIONS = {
 
 type OptionName = keyof typeof OPTIONS;
 
-/** The options each command takes (help and version aside); any other is a usage error, not ignored. */
-const COMMAND_OPTIONS: { readonly [command: string]: readonly OptionName[] } = {
-  info: [],
-  demo: ['backend', 'dtype'],
-  bench: ['backend', 'dtype', 'sizes', 'batch', 'repeats', 'json', 'devices', 'format', 'vbatched', 'ways', 'call-ms', 'host-outputs'],
-  warm: ['backend', 'dtype', 'sizes', 'batch', 'json'],
-  help: [],
+/**
+ * Each command's options (help and version aside: any other is a usage error, not ignored) and the
+ * words it takes after its name (bench and warm: the operation).
+ */
+const COMMANDS: { readonly [command: string]: { readonly options: readonly OptionName[]; readonly words: number } } = {
+  info: { options: [], words: 0 },
+  demo: { options: ['backend', 'dtype'], words: 0 },
+  bench: { options: ['backend', 'dtype', 'sizes', 'batch', 'repeats', 'json', 'devices', 'format', 'vbatched', 'ways', 'call-ms', 'host-outputs'], words: 1 },
+  warm: { options: ['backend', 'dtype', 'sizes', 'batch', 'json'], words: 1 },
+  help: { options: [], words: 0 },
 };
-/** How many words a command takes after its name (bench and warm: the operation). */
-const COMMAND_WORDS: { readonly [command: string]: number } = { info: 0, demo: 0, bench: 1, warm: 1, help: 0 };
 
 /**
  * The command line's shape, before anything runs: a known command (also with --version), no option
  * twice (node's parseArgs keeps the last silently), only the command's options, no extra words.
  */
 function checkCommandLine(command: string | undefined, words: readonly string[], tokens: readonly { kind: string; name?: string; rawName?: string }[]): void {
-  if (command !== undefined && !(command in COMMAND_OPTIONS))
+  if (command !== undefined && !(command in COMMANDS))
     throw new MyriadError('INVALID_ARGUMENT', `unknown command '${command}': one of info, demo, bench, warm, help`, 'command');
   const seen = new Set<string>();
   for (const t of tokens) {
@@ -320,12 +321,13 @@ function checkCommandLine(command: string | undefined, words: readonly string[],
     if (seen.has(t.name)) throw new MyriadError('INVALID_ARGUMENT', 'given twice: give each option once', `--${t.name}`);
     seen.add(t.name);
     if (command === undefined || t.name === 'help' || t.name === 'version') continue;
-    const allowed = COMMAND_OPTIONS[command]!;
+    const allowed = COMMANDS[command]!.options;
     if (!allowed.includes(t.name as OptionName))
       throw new MyriadError('INVALID_ARGUMENT', `is not an option of 'myriad ${command}' (${allowed.length === 0 ? 'it takes none' : `it takes ${allowed.map((o) => `--${o}`).join(', ')}`})`, `--${t.name}`);
   }
-  if (command !== undefined && words.length > COMMAND_WORDS[command]!)
-    throw new MyriadError('INVALID_ARGUMENT', `unexpected '${words[COMMAND_WORDS[command]!]}' after 'myriad ${command}${COMMAND_WORDS[command]! > 0 ? ` ${words[0]}` : ''}' ('myriad help' shows the usage)`, 'arguments');
+  const expected = command === undefined ? undefined : COMMANDS[command]!.words;
+  if (expected !== undefined && words.length > expected)
+    throw new MyriadError('INVALID_ARGUMENT', `unexpected '${words[expected]}' after 'myriad ${command}${expected > 0 ? ` ${words[0]}` : ''}' ('myriad help' shows the usage)`, 'arguments');
 }
 
 /** node:util's parseArgs, its errors (unknown option, missing value) turned into one-line usage errors. */

@@ -25,7 +25,7 @@ import type { VendorBaseline, VendorRun } from './run.js';
 import type { BenchOp } from './workloads.js';
 
 const PER_MATRIX_CAP = 20_000;
-/** The operations numpy has no stacked routine for: scipy's per-matrix calls (the script's per_matrix). */
+/** The operations numpy has no stacked routine for: scipy's per-matrix calls (the script's per_matrix is this list). */
 const PER_MATRIX_OPS: ReadonlySet<BenchOp> = new Set<BenchOp>(['getrf', 'potrs', 'getrs', 'trsm']);
 
 const SCRIPT = String.raw`
@@ -35,7 +35,7 @@ op, dtype, n, batch, repeats, cap = sys.argv[1], sys.argv[2], int(sys.argv[3]), 
 cpu_clock = sys.argv[7] == 'cpu'
 dt = np.float64 if dtype == 'float64' else np.float32
 rng = np.random.default_rng(1)
-per_matrix = op in ('getrf', 'potrs', 'getrs', 'trsm')
+per_matrix = op in (${[...PER_MATRIX_OPS].map((o) => `'${o}'`).join(', ')})
 count = min(batch, cap) if per_matrix else batch
 def general(k=count): return rng.uniform(-1, 1, (k, n, n)).astype(dt) + n * np.eye(n, dtype=dt)
 def spd():

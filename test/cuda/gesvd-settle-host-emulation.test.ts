@@ -3,7 +3,7 @@
  * do not settle, compiled as C++ for the host (test/helpers/jacobi-host-harness.cpp), in each design
  * (the shared-memory warp design, the rows design, the block design) and job: a matrix whose rows
  * are graded over 10^-40 ... 10^40 keeps its small columns rotating on rounding noise until the
- * sweep limit, where the reference (and LAPACK's dgesvd) succeed. Checked beside a random matrix of
+ * sweep limit, where the CPU reference succeeds (asserted below). Checked beside a random matrix of
  * the same batch: info as the reference's (0), ||U^T U - I||, ||VT VT^T - I|| and ||A - U S VT|| over
  * max(m, n) eps below 30, the singular values within 30 max(m, n) eps ||A|| of the reference's.
  * test/gpu/eigen-extremes.test.ts is the real one.

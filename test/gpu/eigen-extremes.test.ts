@@ -8,8 +8,8 @@
  * (computed in float64 on the unscaled B, W and S scaled back by the exact power of two): info 0,
  * ||A V - V W||_F / ||A||_F, ||V^H V - I||_F, ||A - U S VT||_F / ||A||_F, ||U^H U - I||_F and
  * ||VT VT^H - I||_F below 30 max(m, n) eps; values-only eigenvalues within 30 n eps ||A||_F of the
- * ones computed with vectors. LAPACK's dsyev / zheev / dgesvd / zgesvd succeed on all of these (they
- * scale A into range first). Skips with one line where no GPU is usable.
+ * ones computed with vectors. The CPU reference passes the same checks on all of these (run with its
+ * context in place of the GPU's). Skips with one line where no GPU is usable.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -16,7 +16,11 @@
  * `makeReal2` for complex: common/complex.ts).
  */
 
-/** The element helpers of the serial code: `SE` the element, `seDot` acc + conj(u) y, `seAxpy` y - d u, `seNorm2` acc + |y|^2. */
+/**
+ * The element helpers of the serial code: `SE` the element, `seDot` acc + conj(u) y, `seAxpy` y - d u,
+ * `seNorm2` acc + |y|^2. Spelled as the designs' completion code had them (so a matrix whose sweeps
+ * settle keeps its bits), not common/complex.ts's fused mulReal2.
+ */
 function elementHelpers(complex: boolean): string {
   return complex
     ? `typedef real2 SE;
