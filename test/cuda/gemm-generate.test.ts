@@ -288,6 +288,30 @@ test('planner: small kernel up to 32 with sane tbc and rn, tiled above; forced v
   assert.deepEqual(list.layouts.a, { kind: 'pointer', dense: false });
 });
 
+test('planner: sm_90 stages C in the small kernel where it reads C, within the card\'s measured band per dtype; never with beta = 0 or complex pairs', () => {
+  const band = tuningFor('sm_90', 'gemm').smallStageCReadingC;
+  assert.ok(band?.float64 && band.float32, 'the sm_90 table has a band for both real dtypes');
+  for (const dtype of DTYPES) {
+    const { minDim, maxDim } = band[dtype]!;
+    for (let n = 1; n <= 32; n++) {
+      for (const [m, k] of [[n, n], [1, n], [n, 1]] as const) {
+        const dim = Math.max(m, n, k);
+        if (dim > tuningFor('sm_90', 'gemm').smallMaxDim[dtype]) continue;
+        const reading = planGemm(H100, problem({ dtype, m, n, k, count: 5000, betaZero: false })) as SmallGemmParams;
+        assert.equal(reading.stageC, minDim <= dim && dim <= maxDim, `${dtype} ${m}x${n}x${k} beta != 0`);
+        const zero = planGemm(H100, problem({ dtype, m, n, k, count: 5000, betaZero: true })) as SmallGemmParams;
+        assert.equal(zero.stageC, false, `${dtype} ${m}x${n}x${k} beta = 0`);
+      }
+    }
+  }
+  const pairs = planGemm(H100, problem({ m: 12, n: 12, k: 12, count: 5000, betaZero: false, complex: { conjA: false, conjB: false } })) as SmallGemmParams;
+  assert.equal(pairs.variant, 'small');
+  assert.equal(pairs.stageC, false);
+  // Without a band (another card's table) the beta = 0 rules decide.
+  const none = planGemm(H100, problem({ m: 12, n: 12, k: 12, count: 5000, betaZero: false }), { tuning: { ...tuningFor('sm_90', 'gemm'), smallStageCReadingC: undefined } }) as SmallGemmParams;
+  assert.equal(none.stageC, false);
+});
+
 test('roofline model: H100 attributes give about 3.35 TB/s and 33.8 / 67.6 TFLOP/s', () => {
   assert.ok(Math.abs(peakBandwidth(H100) / 1e12 - 3.35) < 0.01);
   assert.ok(Math.abs(peakFlops(H100, 'float64') / 1e12 - 33.45) < 0.1);

@@ -112,6 +112,13 @@ function planComplex(info: DeviceInfo, problem: GemmProblem, options: PlanOption
   return { ...planTiled(info, problem, { ...tuning, tiled: tuning.complex.tiled }), complex: problem.complex! };
 }
 
+/** Whether the small kernel stages a C it reads (beta != 0): the card's measured band, or undefined where there is none. */
+function stagesReadC(p: GemmProblem, dim: number, tuning: GemmTuning): boolean | undefined {
+  if (p.betaZero || p.complex !== undefined) return undefined;
+  const band = tuning.smallStageCReadingC?.[p.dtype];
+  return band === undefined ? undefined : band.minDim <= dim && dim <= band.maxDim;
+}
+
 function planSmall(info: DeviceInfo, p: GemmProblem, tuning: GemmTuning): SmallGemmParams {
   const dim = Math.max(p.m, p.n, p.k);
   // Real and complex winners are measured apart (a complex element is twice the bytes and four times the flops).
@@ -128,7 +135,7 @@ function planSmall(info: DeviceInfo, p: GemmProblem, tuning: GemmTuning): SmallG
   rn = Math.ceil(p.n / groups);
   const itemsPerMatrix = p.m * groups;
   const itemsPerThread = winner?.itemsPerThread ?? tuning.smallItemsPerThread;
-  const stageC = winner?.stageC ?? p.m * gemmElementBytes(p) < tuning.smallStageCBelowBytes;
+  const stageC = stagesReadC(p, dim, tuning) ?? winner?.stageC ?? p.m * gemmElementBytes(p) < tuning.smallStageCBelowBytes;
   const base = {
     variant: 'small' as const, dtype: p.dtype, transA: p.transA, transB: p.transB, m: p.m, n: p.n, k: p.k,
     rn, stageC, betaZero: p.betaZero, layouts: smallLayouts(p), ...(p.complex === undefined ? {} : { complex: p.complex }),
