@@ -115,8 +115,8 @@ function planComplex(info: DeviceInfo, problem: GemmProblem, options: PlanOption
 /** Whether the small kernel stages a C it reads (beta != 0): the card's measured band, or undefined where there is none. */
 function stagesReadC(p: GemmProblem, dim: number, tuning: GemmTuning): boolean | undefined {
   if (p.betaZero || p.complex !== undefined) return undefined;
-  const band = tuning.smallStageCReadingC?.[p.dtype];
-  return band === undefined ? undefined : band.minDim <= dim && dim <= band.maxDim;
+  const bands = tuning.smallStageCReadingC?.[p.dtype];
+  return bands === undefined ? undefined : bands.some((b) => b.minDim <= dim && dim <= b.maxDim);
 }
 
 function planSmall(info: DeviceInfo, p: GemmProblem, tuning: GemmTuning): SmallGemmParams {

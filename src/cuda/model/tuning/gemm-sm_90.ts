@@ -20,13 +20,16 @@ export const sm90GemmTuning: GemmTuningOverrides = {
     { dtype: 'float32', minDim: 25, maxDim: 32, threadsPerBlock: 128, itemsPerThread: 2, maxThreadsPerMatrix: 128 },
   ],
   // C = A B + C: staging C up front against reading it at the tile's end (H200, 2026-12-02, `node
-  // scripts/probe/gemm-small-beta.mjs float64` and `float32 4,8,12,16,20,24,28,32`, NN, 256 MiB of A,
-  // B and C, ms unstaged -> staged): float64 12 0.164 -> 0.111, 16 0.097 -> 0.101 (a tie), 20 0.178 ->
-  // 0.135, 24 0.198 -> 0.229, 8 0.101 -> 0.135; float32 12 0.265 -> 0.129, 16 0.140 -> 0.121, 20 0.206
-  // -> 0.166, 24 0.261 -> 0.148, 28 0.220 -> 0.166, 32 0.148 -> 0.136, 8 0.118 -> 0.130. Orders
-  // between those measured take their neighbours' choice (float64 21-23 unmeasured: left unstaged
-  // past the last win).
-  smallStageCReadingC: { float64: { minDim: 9, maxDim: 20 }, float32: { minDim: 9, maxDim: 32 } },
+  // scripts/probe/gemm-small-beta.mjs float64 4,8,9,...,24` and `float32 4,8,9,...,32`, NN, 256 MiB of
+  // A, B and C, ms unstaged -> staged). float64: 9-15 and 17-23 staged (9 0.178 -> 0.136, 12 0.181 ->
+  // 0.124, 20 0.189 -> 0.139, 22 0.222 -> 0.151, 23 0.238 -> 0.134; 21 0.183 -> 0.177), unstaged at
+  // 4 (0.124 -> 0.159), 8 (0.116 -> 0.131), 16 (0.105 -> 0.111; 0.097 -> 0.101 in an earlier run) and
+  // 24 (0.203 -> 0.228). float32: 9-32 staged (9 0.212 -> 0.137, 16 0.142 -> 0.126, 24 0.259 ->
+  // 0.143, 32 0.151 -> 0.134), unstaged at 4 (0.132 -> 0.164) and 8 (0.146 -> 0.149). 5-7 unmeasured.
+  smallStageCReadingC: {
+    float64: [{ minDim: 9, maxDim: 15 }, { minDim: 17, maxDim: 23 }],
+    float32: [{ minDim: 9, maxDim: 32 }],
+  },
   // FP64 tensor cores with Hopper's m16n8k8 (the sm_80 m8n8k4 ran at about half the rate: 23.7 vs
   // 37 TFLOP/s at n = 256 for 128x128 tiles). Sweep on an H100 SXM, 2026-11-26, 1 GB per call:
   // n = 32: 32x32x32 s2 0.348 ms (cuBLAS 0.357); n = 64: 64x64x16 w4x2 s3 0.352 (0.353);

@@ -182,11 +182,12 @@ export interface GemmTuning {
   /** Stage C through shared memory when one column of C is shorter than this many bytes. */
   readonly smallStageCBelowBytes: number;
   /**
-   * Where the small kernel reads C (beta != 0), the orders max(m, n, k) at which it stages C through
-   * shared memory, per real dtype, in place of the two rules above (which were measured with
-   * beta = 0); a dtype without an entry keeps them. Complex pairs keep them too.
+   * Where the small kernel reads C (beta != 0), the bands of orders max(m, n, k) at which it stages C
+   * through shared memory (elsewhere it reads C at the tile's end), per real dtype, in place of the
+   * two rules above (which were measured with beta = 0); a dtype without an entry keeps them.
+   * Complex pairs keep them too.
    */
-  readonly smallStageCReadingC?: { readonly [D in DType]?: { readonly minDim: number; readonly maxDim: number } };
+  readonly smallStageCReadingC?: { readonly [D in DType]?: readonly { readonly minDim: number; readonly maxDim: number }[] };
   /** At least this many blocks per SM for the whole batch before tbc grows (small batches). */
   readonly smallMinBlocksPerSM: number;
   /** Measured exceptions for the small kernel, checked before the rules above. */

@@ -48,8 +48,13 @@ export const h200VendorTable: VendorTable = {
       measured: [{ n: 52, count: 4136, ratio: 0.774 }, { n: 56, count: 3566, ratio: 0.865 }, { n: 60, count: 3106, ratio: 0.901 }, { n: 63, count: 2818, ratio: 0.774 }, { n: 64, count: 2730, ratio: 0.875 }] },
     { op: 'gemm', route: 'cublas', dtype: 'float64', n: [88, Infinity], betaZero: false, count: [42, Infinity],
       measured: [{ n: 88, count: 1444, ratio: 0.902 }, { n: 96, count: 1213, ratio: 0.904 }, { n: 112, count: 891, ratio: 0.801 }, { n: 128, count: 682, ratio: 0.802 }, { n: 144, count: 539, ratio: 0.948 }, { n: 160, count: 436, ratio: 0.664 }, { n: 176, count: 361, ratio: 0.699 }, { n: 192, count: 303, ratio: 0.738 }, { n: 224, count: 222, ratio: 0.782 }, { n: 256, count: 170, ratio: 0.757 }, { n: 288, count: 134, ratio: 0.882 }, { n: 320, count: 109, ratio: 0.784 }, { n: 384, count: 75, ratio: 0.799 }, { n: 448, count: 55, ratio: 0.81 }, { n: 512, count: 42, ratio: 0.798 }] },
-    { op: 'gemm', route: 'cublas', dtype: 'float32', n: [24, 32], betaZero: false, count: [21845, Infinity],
-      measured: [{ n: 24, count: 38836, ratio: 0.598 }, { n: 28, count: 28532, ratio: 0.646 }, { n: 32, count: 21845, ratio: 0.841 }] },
+    // float32 C = A B + C at 24-32 since the small kernel stages C there (gemm-sm_90.ts): the same card,
+    // 2026-12-02, `node scripts/probe/gemm-small-beta.mjs float32 4,8,9,...,32` (cuBLAS against the
+    // planned kernel on the sweep's data, every order; 24, 25 and 27 now the own route's: vendor / own 1.06, 1.08, 0.99).
+    { op: 'gemm', route: 'cublas', dtype: 'float32', n: [26, 26], betaZero: false, count: [33091, Infinity],
+      measured: [{ n: 26, count: 33091, ratio: 0.93 }] },
+    { op: 'gemm', route: 'cublas', dtype: 'float32', n: [28, 32], betaZero: false, count: [21845, Infinity],
+      measured: [{ n: 28, count: 28532, ratio: 0.859 }, { n: 29, count: 26598, ratio: 0.843 }, { n: 30, count: 24855, ratio: 0.824 }, { n: 31, count: 23277, ratio: 0.796 }, { n: 32, count: 21845, ratio: 0.893 }] },
     { op: 'gemm', route: 'cublas', dtype: 'float32', n: [40, 65], betaZero: false, count: [5294, Infinity],
       measured: [{ n: 40, count: 13981, ratio: 0.946 }, { n: 44, count: 11554, ratio: 0.901 }, { n: 48, count: 9709, ratio: 0.958 }, { n: 52, count: 8272, ratio: 0.893 }, { n: 56, count: 7133, ratio: 0.909 }, { n: 60, count: 6213, ratio: 0.9 }, { n: 63, count: 5636, ratio: 0.656 }, { n: 64, count: 5461, ratio: 0.871 }, { n: 65, count: 5294, ratio: 0.875 }] },
     { op: 'gemm', route: 'cublas', dtype: 'float32', n: [128, 128], betaZero: false, count: [1365, Infinity],
