@@ -62,6 +62,14 @@ export interface DTypeInfo {
   readonly array: { readonly name: 'Float64Array' | 'Float32Array'; readonly create: (length: number) => FloatArray };
   /** Whether JavaScript arithmetic (binary64) must round each stored value to the type (Math.fround). */
   readonly jsRounds: boolean;
+  /**
+   * The largest magnitude that rounds to zero when a float64 value is stored as this type (round
+   * to nearest even): 0 for float64, 2^-150 for float32 (half the smallest subnormal, a tie, goes
+   * to the even 0). The CPU LU paths, which factor float32 in float64, count a pivot within it as
+   * zero (info = k), since U(k, k) stores as zero (complex: both parts within it); they test
+   * `!(|p| <= zeroMax)` for nonzero, so that a NaN pivot is not zero.
+   */
+  readonly zeroMax: number;
   readonly cuda: CudaSpelling;
 }
 
@@ -80,6 +88,7 @@ const DTYPES: Readonly<Record<DType, DTypeInfo>> = {
     eps: 2.220446049250313e-16, safeMin: 2.2250738585072014e-308, vectorLanes: 2,
     array: { name: 'Float64Array', create: (length) => new Float64Array(length) },
     jsRounds: false,
+    zeroMax: 0,
     cuda: {
       type: 'double', mathSuffix: '', intrinsic: 'd', literalSuffix: '',
       vector: { type: 'double2', members: ['x', 'y'] },
@@ -95,6 +104,7 @@ const DTYPES: Readonly<Record<DType, DTypeInfo>> = {
     eps: 1.1920928955078125e-7, safeMin: 1.1754943508222875e-38, vectorLanes: 4,
     array: { name: 'Float32Array', create: (length) => new Float32Array(length) },
     jsRounds: true,
+    zeroMax: 2 ** -150,
     cuda: {
       type: 'float', mathSuffix: 'f', intrinsic: 'f', literalSuffix: 'f',
       vector: { type: 'float4', members: ['x', 'y', 'z', 'w'] },
@@ -217,6 +227,18 @@ export function byPrecision<T>(dtype: DType, choices: { readonly double: T; read
 /** `expr` rounded to `dtype` where JavaScript's binary64 arithmetic needs it (`Math.fround(expr)` for float32). */
 export function jsRound(dtype: DType, expr: string): string {
   return DTYPES[dtype].jsRounds ? `Math.fround(${expr})` : expr;
+}
+
+/**
+ * JavaScript source of the test that a pivot, the float64 values `parts` (one, or a complex
+ * number's two), does not store as zero in `dtype` (DTypeInfo.zeroMax): `p !== 0` (complex
+ * `re !== 0 || im !== 0`) for float64, as cheap as ever; for float32 `!(Math.abs(p) <= 2^-150)`
+ * (complex: both parts within it), which keeps a NaN nonzero.
+ */
+export function jsStoresNonzero(dtype: DType, ...parts: readonly string[]): string {
+  const max = DTYPES[dtype].zeroMax;
+  if (max === 0) return parts.map((x) => `${x} !== 0`).join(' || ');
+  return `!(${parts.map((x) => `Math.abs(${x}) <= ${max}`).join(' && ')})`;
 }
 
 /** The CUDA math library's function `name` of `dtype`'s precision (`cudaMath('float32', 'sqrt')` = 'sqrtf'). */
