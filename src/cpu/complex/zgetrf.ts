@@ -4,11 +4,15 @@
  * pivots 0-based as the real getrf's (row j swapped with row ipiv[j] >= j).
  *
  * The pivot is the first entry of largest |re| + |im| (izamax's dcabs1: a later entry wins only if
- * strictly larger, so a NaN never displaces a number). info = k for the first exactly zero pivot
- * U(k, k) (both parts zero); the factorisation goes on, as LAPACK's.
+ * strictly larger, so a NaN never displaces a number). info = k for the first zero pivot U(k, k);
+ * the factorisation goes on, as LAPACK's (that column neither interchanged, ipiv[k-1] = k-1, nor
+ * scaled). A pivot is zero when it stores as zero: complex128 both parts exactly 0; complex64,
+ * factored in float64, both parts within 2^-150 (dtype-table.ts zeroMax), which round to 0 on
+ * store (a pivot with one part beyond it is not zero; nor is one with a NaN part).
  */
 import { batchCount, matrixAt } from '../../core/batch.js';
-import type { FloatArray } from '../../core/dtype.js';
+import { dtypeOfArray, type FloatArray } from '../../core/dtype.js';
+import { dtypeInfo } from '../../core/dtype-table.js';
 import type { GetrfRequest } from '../../core/op-specs.js';
 import { abs1, divideInto } from './scalar.js';
 import { WHOLE, Workspace, zload, zstore } from './workspace.js';
@@ -26,13 +30,17 @@ export function cpuGetrfComplex(r: GetrfRequest<FloatArray, Int32Array>): void {
     const m = matrixAt(r.a, p);
     const w = workspace.get(2 * m.rows * m.cols);
     zload(m, WHOLE, w);
-    r.info[p] = getrfMatrixComplex(w, m.rows, m.cols, r.ipiv, p * r.pivotStride);
+    r.info[p] = getrfMatrixComplex(w, m.rows, m.cols, r.ipiv, p * r.pivotStride, dtypeInfo(dtypeOfArray(m.data, 'a.data')).zeroMax);
     zstore(w, WHOLE, m);
   }
 }
 
-/** Factors one m x n matrix in place on a workspace (ld = m, interleaved); pivots to ipiv[pivOff ...]; returns info. */
-export function getrfMatrixComplex(a: Float64Array, m: number, n: number, ipiv: Int32Array, pivOff: number): number {
+/**
+ * Factors one m x n matrix in place on a workspace (ld = m, interleaved); pivots to ipiv[pivOff ...];
+ * returns info. A pivot with both parts of magnitude <= zeroMax counts as zero (the parts'
+ * DTypeInfo.zeroMax: 0, exactly zero, for complex128).
+ */
+export function getrfMatrixComplex(a: Float64Array, m: number, n: number, ipiv: Int32Array, pivOff: number, zeroMax = 0): number {
   const ld = Math.max(1, m);
   const at = (i: number, j: number): number => 2 * (i + j * ld);
   let info = 0;
@@ -46,8 +54,11 @@ export function getrfMatrixComplex(a: Float64Array, m: number, n: number, ipiv: 
         p = i;
       }
     }
-    ipiv[pivOff + j] = p;
-    if (a[at(p, j)] !== 0 || a[at(p, j) + 1] !== 0) {
+    // not `> zeroMax`: a NaN part makes the pivot nonzero
+    const nonzero = !(Math.abs(a[at(p, j)]!) <= zeroMax && Math.abs(a[at(p, j) + 1]!) <= zeroMax);
+    // a zero pivot takes no interchange (with zeroMax > 0 the largest tiny entry may lie below j)
+    ipiv[pivOff + j] = nonzero ? p : j;
+    if (nonzero) {
       if (p !== j) {
         for (let c = 0; c < n; c++) {
           const x = at(j, c);

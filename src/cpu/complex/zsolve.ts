@@ -1,11 +1,13 @@
 /**
  * Linear solves from a factorisation on complex batches, the reference: LAPACK's zpotrs, zposv,
  * zgetrs ('N', 'T', 'C') and zgesv. potrs / getrs set info = 0; posv / gesv factor first and solve
- * only where info = 0 (a failing matrix keeps B untouched, its A holds the partial factorisation),
- * with the factor as stored (rounded, for complex64), as potrf + potrs and getrf + getrs would.
+ * only where info = 0 (a failing matrix keeps B untouched, its A holds the partial factorisation;
+ * gesv's info is getrf's, a complex64 pivot that stores as zero included), with the factor as
+ * stored (rounded, for complex64), as potrf + potrs and getrf + getrs would.
  */
 import { batchCount, matrixAt, type MatrixView } from '../../core/batch.js';
-import type { FloatArray } from '../../core/dtype.js';
+import { dtypeOfArray, type FloatArray } from '../../core/dtype.js';
+import { dtypeInfo } from '../../core/dtype-table.js';
 import type { ComplexGetrsRequest, ComplexOp, GesvRequest, PosvRequest, PotrsRequest } from '../../core/op-specs.js';
 import { getrfMatrixComplex } from './zgetrf.js';
 import { potrfMatrixComplex } from './zpotrf.js';
@@ -72,7 +74,7 @@ export function cpuGesvComplex(r: GesvRequest<FloatArray, Int32Array>): void {
     const a = matrixAt(r.a, p);
     const pivOff = p * r.pivotStride;
     const wa = loaded(a, WHOLE, aSpace);
-    const info = getrfMatrixComplex(wa, a.rows, a.cols, r.ipiv, pivOff);
+    const info = getrfMatrixComplex(wa, a.rows, a.cols, r.ipiv, pivOff, dtypeInfo(dtypeOfArray(a.data, 'a.data')).zeroMax);
     zstore(wa, WHOLE, a);
     r.info[p] = info;
     if (info !== 0) continue;

@@ -6,13 +6,21 @@
  * trapezoidal (min(m,n) x n). Pivots are 0-based (see src/core/ops.ts): at step j, row j was
  * swapped with row ipiv[j] >= j, across all n columns.
  *
- * info = k (1-based) for the first exactly-zero pivot U(k,k); as in LAPACK the factorisation goes
- * on (that column is neither swapped nor scaled), so P A = L U still holds for a singular A.
+ * info = k (1-based) for the first zero pivot U(k,k); as in LAPACK the factorisation goes on
+ * (that column is neither swapped nor scaled, and ipiv[k-1] = k-1), so P A = L U still holds for a
+ * singular A. A pivot is zero when it stores as zero: float64 exactly 0; float32, factored in
+ * float64, |p| <= 2^-150 (dtype-table.ts zeroMax), which rounds to U(k,k) = 0 on store, so that
+ * info is what sgetf2 would report and gesv never divides by a stored zero with info = 0. The
+ * whole column is then within 2^-150 (the pivot is its largest entry): float32 LAPACK would see it
+ * all zero and not interchange; it stores as zeros, so the stored P A = L U is off by the update
+ * with those entries, at most 2^-150 |U(k,c)| an element.
  * The pivot is the first entry of largest magnitude (idamax: a later entry wins only if strictly
- * larger, so a NaN never displaces a number and a leading NaN is never displaced).
+ * larger, so a NaN never displaces a number and a leading NaN is never displaced); a NaN pivot is
+ * not zero.
  */
 import { batchCount, matrixAt } from '../../core/batch.js';
-import type { FloatArray } from '../../core/dtype.js';
+import { dtypeOfArray, type FloatArray } from '../../core/dtype.js';
+import { dtypeInfo } from '../../core/dtype-table.js';
 import type { GetrfRequest } from '../../core/ops.js';
 import { WHOLE, Workspace, load, store } from './workspace.js';
 
@@ -27,14 +35,18 @@ export function cpuGetrf(r: GetrfRequest<FloatArray, Int32Array>): void {
     const m = matrixAt(r.a, i);
     const w = workspace.get(m.rows * m.cols);
     load(m, WHOLE, w);
-    r.info[i] = getrfMatrix(w, 0, Math.max(1, m.rows), m.rows, m.cols, r.ipiv, i * r.pivotStride);
+    r.info[i] = getrfMatrix(w, 0, Math.max(1, m.rows), m.rows, m.cols, r.ipiv, i * r.pivotStride, dtypeInfo(dtypeOfArray(m.data, 'a.data')).zeroMax);
     store(w, WHOLE, m);
   }
 }
 
-/** Factors one m x n matrix in place, pivots to ipiv[pivOff .. pivOff + min(m,n)); returns info. */
+/**
+ * Factors one m x n matrix in place, pivots to ipiv[pivOff .. pivOff + min(m,n)); returns info.
+ * A pivot of magnitude <= zeroMax counts as zero (the data's DTypeInfo.zeroMax: 0, exactly zero,
+ * for float64).
+ */
 export function getrfMatrix(
-  a: Float64Array, off: number, ld: number, m: number, n: number, ipiv: Int32Array, pivOff: number,
+  a: Float64Array, off: number, ld: number, m: number, n: number, ipiv: Int32Array, pivOff: number, zeroMax = 0,
 ): number {
   const steps = Math.min(m, n);
   let info = 0;
@@ -49,8 +61,11 @@ export function getrfMatrix(
         p = i;
       }
     }
-    ipiv[pivOff + j] = p;
-    if (a[cj + p] !== 0) {
+    // not `> zeroMax`: a NaN pivot is not zero
+    const nonzero = !(Math.abs(a[cj + p]!) <= zeroMax);
+    // a zero pivot takes no interchange (with zeroMax > 0 the largest tiny entry may lie below j)
+    ipiv[pivOff + j] = nonzero ? p : j;
+    if (nonzero) {
       if (p !== j) {
         for (let c = 0; c < n; c++) {
           const base = off + c * ld;

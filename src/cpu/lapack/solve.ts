@@ -4,11 +4,13 @@
  * The right-hand sides are the columns of B (nrhs = B's cols, per matrix in a variable batch).
  * potrs/getrs always set info = 0 (LAPACK has no numerical failure there). posv/gesv factor
  * first and solve only where info = 0: a failing matrix keeps B untouched, as in LAPACK, and its A
- * holds the partial factorisation. posv/gesv give bitwise the results of potrf+potrs and
- * getrf+getrs (they solve with the factor as stored).
+ * holds the partial factorisation (gesv's info is getrf's, a float32 pivot that stores as zero
+ * included, so the solve never divides by a zero of the stored U). posv/gesv give bitwise the
+ * results of potrf+potrs and getrf+getrs (they solve with the factor as stored).
  */
 import { batchCount, matrixAt, type MatrixView } from '../../core/batch.js';
-import type { FloatArray } from '../../core/dtype.js';
+import { dtypeOfArray, type FloatArray } from '../../core/dtype.js';
+import { dtypeInfo } from '../../core/dtype-table.js';
 import type { GesvRequest, GetrsRequest, Op, PosvRequest, PotrsRequest } from '../../core/ops.js';
 import { getrfMatrix } from './getrf.js';
 import { potrfMatrix } from './potrf.js';
@@ -83,7 +85,7 @@ export function cpuGesv(r: GesvRequest<FloatArray, Int32Array>): void {
     const a = matrixAt(r.a, i);
     const pivOff = i * r.pivotStride;
     const wa = loaded(a, WHOLE, aSpace);
-    const info = getrfMatrix(wa, 0, Math.max(1, a.rows), a.rows, a.cols, r.ipiv, pivOff);
+    const info = getrfMatrix(wa, 0, Math.max(1, a.rows), a.rows, a.cols, r.ipiv, pivOff, dtypeInfo(dtypeOfArray(a.data, 'a.data')).zeroMax);
     store(wa, WHOLE, a);
     r.info[i] = info;
     if (info !== 0) continue;
