@@ -4,10 +4,13 @@
  * switch over the candidate rows; that of the right-hand side one dynamic index into a scratch).
  *
  * The arithmetic is the reference's (src/cpu/lapack/getrf.ts: dgetf2; solve.ts: dgetrs) in the
- * same order, so factors, pivots (0-based) and solutions are bitwise the reference's.
+ * same order, so factors, pivots (0-based) and solutions are bitwise the reference's; so is the
+ * zero pivot test (float32: a pivot that stores as zero, |p| <= 2^-150, dtype-table.ts zeroMax;
+ * there no interchange, ipiv[j] = j), emitted for the dtype.
  */
 import type { DType } from '../../core/dtype.js';
 import type { Op } from '../../core/ops.js';
+import { dtypeInfo, jsStoresNonzero } from '../../core/dtype-table.js';
 import { Emitter, type JsKernelSource } from '../jit/compile.js';
 
 export type LuOp = 'getrf' | 'gesv' | 'getrs';
@@ -48,7 +51,7 @@ export function generateGetrfJs(p: GetrfJsParams): JsKernelSource {
   if (op === 'getrs') {
     solve(e, n, p.trans);
   } else {
-    factor(e, m, n);
+    factor(e, m, n, p.dtype);
     if (op === 'gesv') {
       e.open('if (inf === 0) {');
       solve(e, n, 'N');
@@ -64,7 +67,10 @@ export function generateGetrfJs(p: GetrfJsParams): JsKernelSource {
  * dgetf2 with every element in a local: pivot search (first largest magnitude, keeping the
  * pivot's value), the row swap as a switch over the candidate rows, scaling, rank-1 update.
  */
-function factor(e: Emitter, m: number, n: number): void {
+function factor(e: Emitter, m: number, n: number, dtype: DType): void {
+  // float32: a pivot that stores as zero is zero; the largest tiny entry may then lie below j, and
+  // ipiv[j] is set back to j (no interchange). float64 keeps `pval !== 0` alone (pv is j there).
+  const tiny = dtypeInfo(dtype).zeroMax > 0;
   const a = (i: number, j: number): string => `a_${i}_${j}`;
   for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) e.line(`let ${a(i, j)} = A[c${j} + ${i}];`);
   e.line('let inf = 0, pv = 0, pm = 0, pval = 0, t = 0, s = 0;');
@@ -72,7 +78,7 @@ function factor(e: Emitter, m: number, n: number): void {
     e.line(`pv = ${j}; pval = ${a(j, j)}; pm = Math.abs(pval);`);
     for (let i = j + 1; i < m; i++) e.line(`t = Math.abs(${a(i, j)}); if (t > pm) { pm = t; pv = ${i}; pval = ${a(i, j)}; }`);
     e.line(`ipiv[po + ${j}] = pv;`);
-    e.open('if (pval !== 0) {');
+    e.open(`if (${jsStoresNonzero(dtype, 'pval')}) {`);
     if (j + 1 < m) {
       e.open('switch (pv) {');
       for (let i = j + 1; i < m; i++) {
@@ -89,6 +95,7 @@ function factor(e: Emitter, m: number, n: number): void {
       e.close();
     }
     e.middle('} else {');
+    if (tiny && j + 1 < m) e.line(`ipiv[po + ${j}] = ${j};`);
     e.line(`if (inf === 0) inf = ${j + 1};`);
     e.close();
     if (j + 1 >= m) continue;

@@ -10,12 +10,13 @@
  *
  * The arithmetic is the complex reference's (src/cpu/complex/zgetrf.ts: zgetf2 with izamax's
  * |re| + |im| pivot and the reciprocal scaling above the safe minimum; zsolve.ts: zgetrs by
- * substitution with Smith's division) in the same order, so factors, pivots (0-based), info and
- * solutions are bitwise the reference's; the solves read the factor as stored (rounded, for
+ * substitution with Smith's division) in the same order, so factors, pivots (0-based), info (the
+ * zero pivot test the reference's for the dtype) and solutions are bitwise the reference's; the solves read the factor as stored (rounded, for
  * complex64), as the reference's gesv does. Offsets, leading dimensions and strides are in floats.
  */
 import type { ComplexDType } from '../../core/dtype.js';
 import type { ComplexOp } from '../../core/op-specs.js';
+import { complexInfo, dtypeInfo, jsStoresNonzero } from '../../core/dtype-table.js';
 import { Emitter, type JsKernelSource } from '../jit/compile.js';
 import { LU_PARAMS, type GetrfJsKernel, type LuOp } from './getrf-js.js';
 import { emitDivide, range } from './zarith-js.js';
@@ -46,7 +47,7 @@ export function generateZgetrfJs(p: ZgetrfJsParams): JsKernelSource {
     solve(e, n, p.trans);
     e.line('info[infoOff + p] = 0;');
   } else {
-    factor(e, n);
+    factor(e, n, p.dtype);
     e.line('info[infoOff + p] = inf;');
     if (op === 'gesv') {
       e.open('if (inf === 0) {');
@@ -58,8 +59,14 @@ export function generateZgetrfJs(p: ZgetrfJsParams): JsKernelSource {
   return { params: LU_PARAMS, body: e.toString() };
 }
 
-/** zgetf2 on the scratch, then the whole matrix stored back (as the reference does). */
-function factor(e: Emitter, n: number): void {
+/**
+ * zgetf2 on the scratch, then the whole matrix stored back (as the reference does). A pivot is
+ * zero where it stores as zero in `dtype` (complex64: both parts within 2^-150, dtype-table.ts
+ * zeroMax; complex128 both exactly 0, the test as ever).
+ */
+function factor(e: Emitter, n: number, dtype: ComplexDType): void {
+  const part = complexInfo(dtype).real;
+  const tiny = dtypeInfo(part).zeroMax > 0;
   const w = (i: number, j: number): number => 2 * (i + j * n);
   const columns = (body: (i: number) => string): void => {
     e.open(`for (let x = 0, y = o; x < ${2 * n * n}; x += ${2 * n}, y += lda) {`);
@@ -73,7 +80,7 @@ function factor(e: Emitter, n: number): void {
     e.line(`let piv = ${j}, pmax = Math.abs(w[${w(j, j)}]) + Math.abs(w[${w(j, j) + 1}]), t;`);
     for (let i = j + 1; i < n; i++) e.line(`t = Math.abs(w[${w(i, j)}]) + Math.abs(w[${w(i, j) + 1}]); if (t > pmax) { pmax = t; piv = ${i}; }`);
     e.line(`ipiv[po + ${j}] = piv;`);
-    e.open(`if (w[2 * piv + ${2 * j * n}] !== 0 || w[2 * piv + ${2 * j * n + 1}] !== 0) {`);
+    e.open(`if (${jsStoresNonzero(part, `w[2 * piv + ${2 * j * n}]`, `w[2 * piv + ${2 * j * n + 1}]`)}) {`);
     e.open(`if (piv !== ${j}) {`);
     e.line(`for (let x = ${2 * j}, y = 2 * piv; x < ${2 * n * n}; x += ${2 * n}, y += ${2 * n}) { t = w[x]; w[x] = w[y]; w[y] = t; t = w[x + 1]; w[x + 1] = w[y + 1]; w[y + 1] = t; }`);
     e.close();
@@ -94,8 +101,15 @@ function factor(e: Emitter, n: number): void {
       e.close();
     }
     e.close();
-    e.middle('} else if (inf === 0) {');
-    e.line(`inf = ${j + 1};`);
+    if (tiny && j + 1 < n) {
+      // the largest, tiny entry may lie below j: no interchange, ipiv[j] = j
+      e.middle('} else {');
+      e.line(`ipiv[po + ${j}] = ${j};`);
+      e.line(`if (inf === 0) inf = ${j + 1};`);
+    } else {
+      e.middle('} else if (inf === 0) {');
+      e.line(`inf = ${j + 1};`);
+    }
     e.close();
     if (j + 1 < n) {
       for (let i = j + 1; i < n; i++) e.line(`const lr${i} = w[${w(i, j)}], li${i} = w[${w(i, j) + 1}];`);
