@@ -12,7 +12,7 @@ const n = Number(process.argv[3] ?? 64), nb = Number(process.argv[4] ?? 8), nrhs
 const builds = [{ name: 'this build', generate: current }];
 if (other) builds.unshift({ name: other, generate: (await import(new URL(other, `file://${process.cwd()}/`).href)).generateGetrfBlockWasm });
 const mem = new WebAssembly.Memory({ initial: 1024 });
-const fns = builds.map((b) => new WebAssembly.Instance(new WebAssembly.Module(b.generate({ m: n, n, nb, nrhs, roundFactor: false })), { env: { mem } }).exports.getrf);
+const fns = builds.map((b) => new WebAssembly.Instance(new WebAssembly.Module(b.generate({ m: n, n, nb, nrhs, roundFactor: false, zeroMax: 0 })), { env: { mem } }).exports.getrf);
 const ld = n + (n & 1);
 const f64 = new Float64Array(mem.buffer);
 const rng = new Random(3);

@@ -10,6 +10,9 @@
  * (getrf-wasm.ts) loads and stores every element of the trailing matrix at every step: it is
  * bound by its stores (one per two multiply-subtracts); this one by its arithmetic.
  *
+ * The zero pivot test is the reference's for the data's type (`zeroMax`: a float32 pivot that
+ * stores as zero is zero, and takes no interchange).
+ *
  * Bitwise the reference (src/cpu/lapack/getrf.ts): every element still receives the updates
  * A(i, c) -= L(i, j) U(j, c) of steps j = 0, 1, ... in order, each a multiply then a subtract on
  * the same float64 values (the tile subtracts step by step from the loaded element; no fused
@@ -35,7 +38,7 @@
  */
 import { Code, encodeModule, type FunctionDef, type ValType } from '../wasm/emit.js';
 import { OP, SIMD } from '../wasm/opcodes.js';
-import { addr, constant, whileLess as loopLess } from '../wasm/structured.js';
+import { addr, constant, storesNonzero, whileLess as loopLess } from '../wasm/structured.js';
 import { ldOf } from './getrf-wasm.js';
 
 export interface GetrfBlockWasmParams {
@@ -52,6 +55,12 @@ export interface GetrfBlockWasmParams {
    * on every matrix, and infos are not written. Absent for getrf/gesv.
    */
   readonly solveOnly?: boolean;
+  /**
+   * A pivot of magnitude <= zeroMax is zero (info; no interchange, no scaling): the data's
+   * DTypeInfo.zeroMax (dtype-table.ts), 0 for float64 (exactly zero: the code as without it),
+   * 2^-150 for float32, whose U(k, k) then stores as zero. Not read by a solve-only kernel.
+   */
+  readonly zeroMax: number;
   /**
    * Factor two matrices at a time, their panels' steps interleaved (getrf/gesv; tuning.ts
    * luWasmPairsMax): more code for V8 to optimise on a first call. Otherwise one at a time.
@@ -196,7 +205,8 @@ function kernelCode(p: GetrfBlockWasmParams, pairs: boolean, oneFn: number): Cod
       pivotSearch(ms);
       for (const x of ms) {
         c.get(PIV).get(j).i32(2).op(OP.i32Shl).op(OP.i32Add).get(x.pv).mem(OP.i32Store, 2, x.po);
-        addr(c, colj, x.pv); c.mem(OP.f64Load, 3, x.o).f64(0).op(OP.f64Ne).if_(() => {
+        storesNonzero(c, p.zeroMax, () => { addr(c, colj, x.pv); c.mem(OP.f64Load, 3, x.o); });
+        c.if_(() => {
           // swap rows j and pv across the panel's columns (the others after the panel: laswp)
           c.get(x.pv).get(j).op(OP.i32Ne).if_(() => {
             c.get(colk).set(col);
@@ -223,6 +233,8 @@ function kernelCode(p: GetrfBlockWasmParams, pairs: boolean, oneFn: number): Cod
             whileLess(i, m, 1, () => { addr(c, colj, i); addr(c, colj, i); c.mem(OP.f64Load, 3, x.o).get(s).op(OP.f64Div).mem(OP.f64Store, 3, x.o); });
           });
         }, () => {
+          // a tiny zero pivot may lie below j (the whole column is tiny): no interchange, ipiv[j] = j
+          if (p.zeroMax > 0) c.get(PIV).get(j).i32(2).op(OP.i32Shl).op(OP.i32Add).get(j).mem(OP.i32Store, 2, x.po);
           c.get(x.info).op(OP.i32Eqz).if_(() => { c.get(j).i32(1).op(OP.i32Add).set(x.info); });
         });
       }

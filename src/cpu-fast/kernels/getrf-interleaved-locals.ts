@@ -11,6 +11,7 @@
 import { byPrecision, dtypeInfo } from '../../core/dtype-table.js';
 import { Code, encodeModule } from '../wasm/emit.js';
 import { OP, SIMD } from '../wasm/opcodes.js';
+import { storesNonzeroLanes } from '../wasm/structured.js';
 import { F32_HIGH, F32_LOW, GETRF_INTERLEAVED_SIGNATURE, HIGH_LANES, LOW_LANES, SAFE_MIN, type GetrfInterleavedParams } from './getrf-interleaved.js';
 
 
@@ -25,6 +26,8 @@ function body(p: GetrfInterleavedParams): Code {
   // single precision: held in float64 lanes, rounded to float32 on store
   const f32 = byPrecision(p.dtype, { double: false, single: true });
   const es = dtypeInfo(p.dtype).bytes;
+  // a pivot within it is zero (dtype-table.ts zeroMax: 0 for float64, 2^-150 for float32)
+  const zeroMax = dtypeInfo(p.dtype).zeroMax;
   const c = new Code([...GETRF_INTERLEAVED_SIGNATURE]);
   const [A, STRIDE, IPIV, INFO, COUNT, BP, BSTRIDE, NRHS] = [0, 1, 2, 3, 4, 5, 6, 7];
   const v = (): number => c.local('v128');
@@ -92,16 +95,25 @@ function body(p: GetrfInterleavedParams): Code {
       c.i64x2(i).get(piv[j]!).get(gt).simd(SIMD.v128Bitselect).set(piv[j]!);
       c.get(t2).get(pval).get(gt).simd(SIMD.v128Bitselect).set(pval);
     }
+    // a lane whose pivot stores as zero (float32: |p| <= 2^-150) takes no interchange: its
+    // largest, tiny entry may lie below j (float64: pivot rows are j there already)
+    if (zeroMax > 0) {
+      storesNonzeroLanes(c, zeroMax, () => c.get(pval)); c.set(nz);
+      c.get(piv[j]!).i64x2(j).get(nz).simd(SIMD.v128Bitselect).set(piv[j]!);
+    }
     for (const lane of [0, 1]) c.get(IPIV).get(piv[j]!).simd(SIMD.i32x4ExtractLane, 2 * lane).mem(OP.i32Store, 2, (lane * n + j) * 4);
-    c.get(pval).f64x2(0).simd(SIMD.f64x2Ne).set(nz);
+    if (zeroMax === 0) { storesNonzeroLanes(c, zeroMax, () => c.get(pval)); c.set(nz); }
     c.i64x2(j + 1).get(info);
     c.get(info).i64x2(0).simd(SIMD.i64x2Eq).get(nz).simd(SIMD.v128AndNot);
     c.simd(SIMD.v128Bitselect).set(info);
   };
-  /** Column j below the diagonal by the reciprocal where |pivot| >= safe min in both lanes; else per lane. */
+  /** Column j below the diagonal by the reciprocal where |pivot| >= safe min (and the pivot is not zero) in both lanes; else per lane. */
   const scale = (j: number): void => {
     c.f64x2(1).get(pval).simd(SIMD.f64x2Div).set(r);
-    c.get(pval).simd(SIMD.f64x2Abs).f64x2(SAFE_MIN).simd(SIMD.f64x2Ge).tee(gt).simd(SIMD.v128Not).simd(SIMD.v128AnyTrue).if_(() => {
+    c.get(pval).simd(SIMD.f64x2Abs).f64x2(SAFE_MIN).simd(SIMD.f64x2Ge);
+    // float32: a tiny zero pivot can be above the safe minimum; its lane is not scaled either
+    if (zeroMax > 0) c.get(nz).simd(SIMD.v128And);
+    c.tee(gt).simd(SIMD.v128Not).simd(SIMD.v128AnyTrue).if_(() => {
       for (let i = j + 1; i < n; i++) {
         c.get(a[i]![j]!).tee(t).get(r).simd(SIMD.f64x2Mul);
         c.get(t).get(pval).simd(SIMD.f64x2Div).get(t).get(nz).simd(SIMD.v128Bitselect);

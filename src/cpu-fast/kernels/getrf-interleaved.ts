@@ -9,8 +9,10 @@
  * - the pivot search keeps, per lane, the first row of largest magnitude (`t > pm` only, so a
  *   NaN never wins and ties keep the earlier row), its value and its index, by compare and
  *   bitselect down the column;
- * - a lane whose pivot is zero records info = j + 1 (the first such step) and is neither swapped
- *   nor scaled, as dgetf2; the rank-1 update runs for every lane (the reference runs it too);
+ * - a lane whose pivot is zero (float32: one that stores as zero, |p| <= 2^-150, dtype-table.ts
+ *   zeroMax) records info = j + 1 (the first such step) and is neither swapped (its pivot row set
+ *   back to j) nor scaled, as dgetf2; the rank-1 update runs for every lane (the reference runs
+ *   it too);
  * - the column is scaled by the reciprocal where |pivot| >= dlamch('S'), divided by the pivot
  *   elsewhere (NaN included): the common case (both lanes large) multiplies, a rarely taken
  *   branch selects per lane.
@@ -25,6 +27,7 @@ import type { DType } from '../../core/dtype.js';
 import { byPrecision, dtypeInfo } from '../../core/dtype-table.js';
 import { Code, encodeModule, type ValType } from '../wasm/emit.js';
 import { OP, SIMD } from '../wasm/opcodes.js';
+import { storesNonzeroLanes } from '../wasm/structured.js';
 
 /** i8x16.shuffle lanes: the low float64 of each operand, and the high one of each. */
 export const LOW_LANES = [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23];
@@ -79,6 +82,8 @@ function body(p: GetrfInterleavedParams): Code {
   // single precision: held in float64 lanes, rounded to float32 on store
   const f32 = byPrecision(p.dtype, { double: false, single: true });
   const es = dtypeInfo(p.dtype).bytes;
+  // a pivot within it is zero (dtype-table.ts zeroMax: 0 for float64, 2^-150 for float32)
+  const zeroMax = dtypeInfo(p.dtype).zeroMax;
   const c = new Code([...GETRF_INTERLEAVED_SIGNATURE]);
   const [A, STRIDE, IPIV, INFO, COUNT, BP, BSTRIDE, NRHS, S] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
   const v = (): number => c.local('v128');
@@ -152,9 +157,15 @@ function body(p: GetrfInterleavedParams): Code {
       c.i64x2(i).get(piv).get(gt).simd(SIMD.v128Bitselect).set(piv);
       c.get(t2).get(pval).get(gt).simd(SIMD.v128Bitselect).set(pval);
     }
+    // a lane whose pivot stores as zero (float32: |p| <= 2^-150) takes no interchange: its
+    // largest, tiny entry may lie below j (float64: pivot rows are j there already)
+    if (zeroMax > 0) {
+      storesNonzeroLanes(c, zeroMax, () => c.get(pval)); c.set(nz);
+      c.get(piv).i64x2(j).get(nz).simd(SIMD.v128Bitselect).set(piv);
+    }
     for (const lane of [0, 1]) c.get(IPIV).get(piv).simd(SIMD.i32x4ExtractLane, 2 * lane).mem(OP.i32Store, 2, g.ipivOff + (lane * n + j) * 4);
     // info: the first zero pivot of each lane (NaN is not zero)
-    c.get(pval).f64x2(0).simd(SIMD.f64x2Ne).set(nz);
+    if (zeroMax === 0) { storesNonzeroLanes(c, zeroMax, () => c.get(pval)); c.set(nz); }
     c.i64x2(j + 1).get(info);
     c.get(info).i64x2(0).simd(SIMD.i64x2Eq).get(nz).simd(SIMD.v128AndNot);
     c.simd(SIMD.v128Bitselect).set(info);
@@ -168,11 +179,14 @@ function body(p: GetrfInterleavedParams): Code {
       });
     }
   };
-  /** Column j below the diagonal by the reciprocal where |pivot| >= safe min in both lanes; else per lane. */
+  /** Column j below the diagonal by the reciprocal where |pivot| >= safe min (and the pivot is not zero) in both lanes; else per lane. */
   const scale = (g: Group, j: number): void => {
     const { t, pval, gt, nz, r, l } = g;
     c.f64x2(1).get(pval).simd(SIMD.f64x2Div).set(r);
-    c.get(pval).simd(SIMD.f64x2Abs).f64x2(SAFE_MIN).simd(SIMD.f64x2Ge).tee(gt).simd(SIMD.v128Not).simd(SIMD.v128AnyTrue).if_(() => {
+    c.get(pval).simd(SIMD.f64x2Abs).f64x2(SAFE_MIN).simd(SIMD.f64x2Ge);
+    // float32: a tiny zero pivot can be above the safe minimum; its lane is not scaled either
+    if (zeroMax > 0) c.get(nz).simd(SIMD.v128And);
+    c.tee(gt).simd(SIMD.v128Not).simd(SIMD.v128AnyTrue).if_(() => {
       for (let i = j + 1; i < n; i++) {
         load(slot(g, i, j)); c.tee(t).get(r).simd(SIMD.f64x2Mul);
         c.get(t).get(pval).simd(SIMD.f64x2Div).get(t).get(nz).simd(SIMD.v128Bitselect);

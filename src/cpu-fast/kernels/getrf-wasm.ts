@@ -7,11 +7,12 @@
  *
  * Every operation is the reference's (src/cpu/lapack/getrf.ts) on the same float64 values
  * (a multiply then a subtract, no fused multiply-add), so factors, pivots and info are bitwise
- * the reference's. Padding rows compute garbage that is never read back.
+ * the reference's, the zero pivot test included (`zeroMax`: float32 data's pivot that stores as
+ * zero is zero, and takes no interchange). Padding rows compute garbage that is never read back.
  */
 import { Code, encodeModule, type ValType } from '../wasm/emit.js';
 import { OP, SIMD } from '../wasm/opcodes.js';
-import { addr as address, constant, whileLess as loopLess } from '../wasm/structured.js';
+import { addr as address, constant, storesNonzero, whileLess as loopLess } from '../wasm/structured.js';
 
 export interface GetrfWasmParams {
   readonly m: number;
@@ -20,6 +21,12 @@ export interface GetrfWasmParams {
   readonly ld?: number;
   /** Bytes from one matrix to the next (default ld * n * 8). */
   readonly stride?: number;
+  /**
+   * A pivot of magnitude <= zeroMax is zero (info; no interchange, no scaling): the data's
+   * DTypeInfo.zeroMax (dtype-table.ts), 0 for float64 (exactly zero: the code as without it),
+   * 2^-150 for float32, whose U(k, k) then stores as zero.
+   */
+  readonly zeroMax: number;
 }
 
 export const ldOf = (m: number): number => m + (m % 2);
@@ -56,7 +63,8 @@ export function generateGetrfWasm(p: GetrfWasmParams): Uint8Array<ArrayBuffer> {
         addr(colj, i); c.mem(OP.f64Load, 3, 0).op(OP.f64Abs).tee(v).get(pm).op(OP.f64Gt).if_(() => { c.get(v).set(pm); c.get(i).set(pv); });
       });
       c.get(PIV).get(j).i32(2).op(OP.i32Shl).op(OP.i32Add).get(pv).mem(OP.i32Store, 2, 0);
-      addr(colj, pv); c.mem(OP.f64Load, 3, 0).f64(0).op(OP.f64Ne).if_(() => {
+      storesNonzero(c, p.zeroMax, () => { addr(colj, pv); c.mem(OP.f64Load, 3, 0); });
+      c.if_(() => {
         // swap rows j and pv across all n columns
         c.get(pv).get(j).op(OP.i32Ne).if_(() => {
           c.get(A).set(col);
@@ -78,6 +86,8 @@ export function generateGetrfWasm(p: GetrfWasmParams): Uint8Array<ArrayBuffer> {
           whileLess(i, m, 1, () => { addr(colj, i); addr(colj, i); c.mem(OP.f64Load, 3, 0).get(s).op(OP.f64Div).mem(OP.f64Store, 3, 0); });
         });
       }, () => {
+        // a tiny zero pivot may lie below j (the whole column is tiny): no interchange, ipiv[j] = j
+        if (p.zeroMax > 0) c.get(PIV).get(j).i32(2).op(OP.i32Shl).op(OP.i32Add).get(j).mem(OP.i32Store, 2, 0);
         c.get(info).op(OP.i32Eqz).if_(() => { c.get(j).i32(1).op(OP.i32Add).set(info); });
       });
       // rank-1 update of columns j+1..n-1, rows j+1..m-1: A(i,c) -= L(i,j) * U(j,c)

@@ -13,12 +13,14 @@
  * from the packed factor (kernels/getrs-js.ts); B stays untouched where info > 0, as in LAPACK.
  *
  * Pivots and info are LAPACK's (a zero pivot does not stop the factorisation: info is the first
- * exactly-zero U(k,k), 1-based). Works in float64 for both dtypes, as the reference does; not
+ * zero U(k,k), 1-based; the leaves decide it, kernels/getrf-wasm.ts, on the dtype's zeroMax: for
+ * float32 a pivot that stores as zero). Works in float64 for both dtypes, as the reference does; not
  * bitwise the reference (the updates sum in the gemm's order), so factors agree to rounding and
  * pivots wherever the choice is not a near tie.
  */
 import { matrixAt, type Batch } from '../../core/batch.js';
 import { dtypeOfArray, type DType, type FloatArray } from '../../core/dtype.js';
+import { dtypeInfo } from '../../core/dtype-table.js';
 import type { GetrfRequest } from '../../core/ops.js';
 import { kernelFactory, moduleFactory } from '../jit/compile.js';
 import { generateGemmWasm, type GemmWasmParams } from '../kernels/gemm-wasm.js';
@@ -69,8 +71,9 @@ type Step =
  * a single matrix (n >= 128), and kernel lookups per step would cost more than the small steps.
  */
 const plans = new Map<string, readonly Step[]>();
-function planFor(m: number, n: number, leaf: number): readonly Step[] {
-  const key = `${m},${n},${leaf}`;
+function planFor(m: number, n: number, leaf: number, zeroMax: number): readonly Step[] {
+  // zeroMax in the key: the leaves' kernels differ by the dtype's zero pivot test
+  const key = `${m},${n},${leaf},${zeroMax}`;
   const known = plans.get(key);
   if (known) return known;
   const ld = ldBlocked(m), size = ld * n, stride = size * 8;
@@ -96,7 +99,7 @@ function planFor(m: number, n: number, leaf: number): readonly Step[] {
   /** LU of columns [k0, k0 + w), rows k0 .. m - 1 (w <= m - k0); interchanges within these columns. */
   const lu = (k0: number, w: number): void => {
     if (w <= leaf) {
-      plan.push({ kind: 'leaf', k0, w, at: at(k0, k0), fn: panelKernel({ m: m - k0, n: w, ld, stride }) });
+      plan.push({ kind: 'leaf', k0, w, at: at(k0, k0), fn: panelKernel({ m: m - k0, n: w, ld, stride, zeroMax }) });
       return;
     }
     // an even split: every leaf starts on an even row, where the leaf kernel's padded vector
@@ -152,7 +155,7 @@ export function getrfBlocked(
   const pivBase = chunk * size * 8, infoBase = pivBase + chunk * leaf * 4;
   const { f64 } = heap(infoBase + chunk * 4 + 64);
   const ints = heapInts();
-  const plan = planFor(m, n, leaf);
+  const plan = planFor(m, n, leaf, dtypeInfo(dtype).zeroMax);
   const solve = solveKernel({ dtype });
   const packIn = pack(dtype, 'in'), packOut = pack(dtype, 'out');
   // absolute pivots of the chunk (the caller's ipiv may have another stride)

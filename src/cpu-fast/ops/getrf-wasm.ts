@@ -2,11 +2,12 @@
  * getrf above the unrolled sizes: chunks of matrices packed as float64 into the WebAssembly
  * memory, factored by the generated kernel (getrfWasm: kernels/getrf-wasm.ts; getrfBlockWasm:
  * kernels/getrf-block-wasm.ts, which also solves gesv's B; plan/getrf.ts chooses), unpacked with
- * their pivots and infos. Bitwise the reference's results (same float64 operations, same order).
+ * their pivots and infos. Bitwise the reference's results (same float64 operations, same order;
+ * the kernels get the dtype's zero pivot test, dtype-table.ts zeroMax).
  */
 import { matrixAt, type Batch, type MatrixView } from '../../core/batch.js';
 import { dtypeOfArray, type DType, type FloatArray } from '../../core/dtype.js';
-import { byPrecision } from '../../core/dtype-table.js';
+import { byPrecision, dtypeInfo } from '../../core/dtype-table.js';
 import type { GetrfRequest, GetrsRequest } from '../../core/ops.js';
 import { kernelFactory, moduleFactory } from '../jit/compile.js';
 import { generateGetrfBlockWasm, type GetrfBlockWasmParams } from '../kernels/getrf-block-wasm.js';
@@ -51,7 +52,7 @@ export function getrfWasm(
   const { m, n, dtype, ld, steps, chunk, pivBase, infoBase } = chunkLayout(first, count, 0);
   const { f64 } = heap(infoBase + chunk * 4 + 16);
   const ints = heapInts();
-  const fn = kernel({ m, n });
+  const fn = kernel({ m, n, zeroMax: dtypeInfo(dtype).zeroMax });
   const solve = solveKernel({ dtype });
   const packIn = pack(dtype, 'in'), packOut = pack(dtype, 'out');
   const scratch = cpuScratch().f64('getrfWasmSolve', m);
@@ -90,7 +91,7 @@ export function getrfBlockWasm(
   const ints = heapInts();
   // single precision: staged through float64, the factor rounded to float32
   const single = byPrecision(dtype, { double: false, single: true });
-  const fn = blockKernel({ m, n, nb: cpuTuning().luWasmBlock.nb, nrhs, roundFactor: single, pairs: Math.max(m, n) <= cpuTuning().luWasmPairsMax, fma: fmaFor('getrfBlock', Math.min(m, n)) });
+  const fn = blockKernel({ m, n, nb: cpuTuning().luWasmBlock.nb, nrhs, roundFactor: single, zeroMax: dtypeInfo(dtype).zeroMax, pairs: Math.max(m, n) <= cpuTuning().luWasmPairsMax, fma: fmaFor('getrfBlock', Math.min(m, n)) });
   const packIn = pack(dtype, 'in'), packOut = pack(dtype, 'out');
   for (let q = p0; q < p0 + count; q += chunk) {
     const c = Math.min(chunk, p0 + count - q);
@@ -140,7 +141,8 @@ export function getrsWasm(r: GetrsRequest<FloatArray, Int32Array>, first: Matrix
   const bBase = chunk * ld * n * 8, pivBase = bBase + chunk * ld * nrhs * 8;
   const { f64 } = heap(pivBase + chunk * n * 4 + 16);
   const ints = heapInts();
-  const fn = blockKernel({ m: n, n, nb: cpuTuning().luWasmBlock.nb, nrhs, roundFactor: false, solveOnly: true });
+  // (no factorisation: zeroMax is not read, and one module serves both dtypes)
+  const fn = blockKernel({ m: n, n, nb: cpuTuning().luWasmBlock.nb, nrhs, roundFactor: false, zeroMax: 0, solveOnly: true });
   const packIn = pack(dtype, 'in'), packOut = pack(dtype, 'out');
   for (let q = p0; q < p0 + count; q += chunk) {
     const c = Math.min(chunk, p0 + count - q);

@@ -44,8 +44,8 @@ const fused = (bytes: Uint8Array): number => countSimd(bytes, SIMD.f64x2RelaxedN
 
 /** Every kernel with a fused form, by name, as a generator of its bytes for fma on or off. */
 const KERNELS: readonly { name: string; bytes: (fma: boolean) => Uint8Array<ArrayBuffer> }[] = [
-  ...[16, 24, 64].map((n) => ({ name: `getrf-block n=${n}`, bytes: (fma: boolean) => generateGetrfBlockWasm({ m: n, n, nb: 8, nrhs: 0, roundFactor: false, pairs: n <= 32, fma }) })),
-  { name: 'gesv-block n=20', bytes: (fma: boolean) => generateGetrfBlockWasm({ m: 20, n: 20, nb: 8, nrhs: 2, roundFactor: false, fma }) },
+  ...[16, 24, 64].map((n) => ({ name: `getrf-block n=${n}`, bytes: (fma: boolean) => generateGetrfBlockWasm({ m: n, n, nb: 8, nrhs: 0, roundFactor: false, zeroMax: 0, pairs: n <= 32, fma }) })),
+  { name: 'gesv-block n=20', bytes: (fma: boolean) => generateGetrfBlockWasm({ m: 20, n: 20, nb: 8, nrhs: 2, roundFactor: false, zeroMax: 0, fma }) },
   ...[17, 33, 64].map((n) => ({ name: `potrf-wasm n=${n}`, bytes: (fma: boolean) => generatePotrfWasm({ n, fma }) })),
   ...(['lower', 'upper'] as const).flatMap((uplo) => (['locals', 'loop'] as const).flatMap((form) => [4, 8, 12, 16].map((n) => ({
     name: `potrf-interleaved n=${n} ${uplo} ${form}`,
