@@ -21,6 +21,8 @@
  * below the safe minimum (where the reference divides instead of scaling, or reports info) leaves
  * its A and B untouched (the work is in the scratch) and its two info entries ZGETRF_PAIR_REDO:
  * the driver runs the one-matrix kernel on both, which handles such cases as the reference does.
+ * For complex64 (`zeroMax`) a pivot that stores as zero, both parts within 2^-150, is zero too
+ * and goes back the same way (far above the safe minimum, it needs a test of its own).
  * So a pair that completes has info 0 in both lanes, and gesv solves it: B's rows interchanged per
  * lane, then unit L forward and U backward, each element's products in the reference's ascending
  * order, `pairs` pairs' solves side by side where all of them factored. complex64's gesv solves
@@ -66,6 +68,12 @@ export interface ZgetrfInterleavedParams {
    * `crout` rows of column j or columns of row j of U a trip), or right-looking (0).
    */
   readonly crout: number;
+  /**
+   * A pivot with both parts of magnitude <= zeroMax is zero, and its pair goes back: the parts'
+   * DTypeInfo.zeroMax (dtype-table.ts), 0 for complex128 (an exact zero already fails the safe
+   * minimum: the code as without it), 2^-150 for complex64, whose U(k, k) then stores as zero.
+   */
+  readonly zeroMax: number;
 }
 
 /** The info a pair it hands back leaves in both entries: the driver reruns both on the one-matrix kernel. */
@@ -77,6 +85,20 @@ const LO = PAIR_LO;
 const HI = PAIR_HI;
 /** LAPACK's dlamch('S'): below it (both parts) the reference divides by the pivot instead of scaling. */
 const SAFE_MIN = 2.2250738585072014e-308;
+
+/**
+ * Pushes the lanes' mask of a pivot (pr, pi locals) the kernel takes: both parts finite, one at
+ * least the safe minimum, and (zeroMax > 0) not both within zeroMax, where it stores as zero.
+ */
+function pivotTaken(c: Code, pr: number, pi: number, zeroMax: number): void {
+  c.f64x2(Infinity).get(pr).simd(SIMD.f64x2Abs).simd(SIMD.f64x2Gt);
+  c.f64x2(Infinity).get(pi).simd(SIMD.f64x2Abs).simd(SIMD.f64x2Gt).simd(SIMD.v128And);
+  c.get(pr).simd(SIMD.f64x2Abs).f64x2(SAFE_MIN).simd(SIMD.f64x2Ge);
+  c.get(pi).simd(SIMD.f64x2Abs).f64x2(SAFE_MIN).simd(SIMD.f64x2Ge).simd(SIMD.v128Or).simd(SIMD.v128And);
+  if (zeroMax === 0) return;
+  c.get(pr).simd(SIMD.f64x2Abs).f64x2(zeroMax).simd(SIMD.f64x2Le);
+  c.get(pi).simd(SIMD.f64x2Abs).f64x2(zeroMax).simd(SIMD.f64x2Le).simd(SIMD.v128And).simd(SIMD.v128AndNot);
+}
 
 /** Bytes of one pair's scratch: the split matrix, one split column of B, and the Crout factorisation's reciprocal. */
 const pairScratch = (n: number): number => n * n * SLOT + n * SLOT + SLOT;
@@ -276,10 +298,7 @@ function factorFunction(p: ZgetrfInterleavedParams): FunctionDef {
     // (labels: 0 this if, 1 the failing block)
     load(SCR, at(j, j)); c.set(pr);
     load(SCR, at(j, j) + 16); c.set(pi);
-    c.f64x2(Infinity).get(pr).simd(SIMD.f64x2Abs).simd(SIMD.f64x2Gt);
-    c.f64x2(Infinity).get(pi).simd(SIMD.f64x2Abs).simd(SIMD.f64x2Gt).simd(SIMD.v128And);
-    c.get(pr).simd(SIMD.f64x2Abs).f64x2(SAFE_MIN).simd(SIMD.f64x2Ge);
-    c.get(pi).simd(SIMD.f64x2Abs).f64x2(SAFE_MIN).simd(SIMD.f64x2Ge).simd(SIMD.v128Or).simd(SIMD.v128And);
+    pivotTaken(c, pr, pi, p.zeroMax);
     c.simd(SIMD.v128Not).simd(SIMD.v128AnyTrue).if_(() => { c.op(OP.br, 1); });
     if (j === n - 1) return;
     // the reciprocal 1 / (pr + i pi), then the column below the diagonal scaled by it
@@ -646,10 +665,7 @@ function croutFactorFunction(p: ZgetrfInterleavedParams, M: number, name: string
   const check = ({ diag, pr, pi }: Member): void => {
     load(diag, 0); c.set(pr);
     load(diag, 16); c.set(pi);
-    c.f64x2(Infinity).get(pr).simd(SIMD.f64x2Abs).simd(SIMD.f64x2Gt);
-    c.f64x2(Infinity).get(pi).simd(SIMD.f64x2Abs).simd(SIMD.f64x2Gt).simd(SIMD.v128And);
-    c.get(pr).simd(SIMD.f64x2Abs).f64x2(SAFE_MIN).simd(SIMD.f64x2Ge);
-    c.get(pi).simd(SIMD.f64x2Abs).f64x2(SAFE_MIN).simd(SIMD.f64x2Ge).simd(SIMD.v128Or).simd(SIMD.v128And);
+    pivotTaken(c, pr, pi, p.zeroMax);
     c.simd(SIMD.v128Not).simd(SIMD.v128AnyTrue).op(OP.brIf, 1);
   };
   /**

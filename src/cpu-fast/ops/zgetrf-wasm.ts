@@ -3,8 +3,9 @@
  * (kernels/zgetrf-wasm.ts): chunks of matrices copied into its memory as float64 pairs (ld = n,
  * back to back; complex64 widened), factored and solved there, copied back (rounded for
  * complex64) with their pivots and infos. B is written back only where info = 0, as the
- * reference leaves a failing matrix's B untouched. A matrix the kernel defers (a pivot that is
- * not finite, or tiny) is handed to `defer`, which runs the reference on it alone. getrf and gesv
+ * reference leaves a failing matrix's B untouched. A matrix the kernel defers (a nonzero pivot
+ * that is not finite, or tiny; a complex64 pivot that stores as zero is zero there, info) is
+ * handed to `defer`, which runs the reference on it alone. getrf and gesv
  * run two matrices at a time where tuning.ts complexLuWasmPairs says so
  * (kernels/zgetrf-interleaved.ts, two pairs a trip up to complexLuWasmQuadMax); a pair it hands
  * back and an odd batch's last matrix run on the one-matrix kernel (a chunk holds whole trips of
@@ -12,7 +13,7 @@
  */
 import { matrixAt } from '../../core/batch.js';
 import type { DType, FloatArray } from '../../core/dtype.js';
-import { byPrecision } from '../../core/dtype-table.js';
+import { byPrecision, dtypeInfo } from '../../core/dtype-table.js';
 import type { ComplexGetrsRequest } from '../../core/op-specs.js';
 import { wasmChunk } from '../context.js';
 import { kernelFactory, moduleFactory } from '../jit/compile.js';
@@ -43,7 +44,7 @@ export function zgetrfWasm(op: LuOp, r: LuReq, n: number, p0: number, count: num
   const roundFactor = op === 'gesv' && byPrecision(dtype, { double: false, single: true });
   const params: ZgetrfWasmParams = {
     op, n, roundFactor, cols: tuning.complexLuWasmCols, group: tuning.complexLuWasmGroup, solveLoops: n >= tuning.complexLuWasmSolveLoopMin,
-    factorLoops: n >= tuning.complexLuWasmFactorLoopMin,
+    factorLoops: n >= tuning.complexLuWasmFactorLoopMin, zeroMax: dtypeInfo(dtype).zeroMax,
   };
   const fn = wasmFor(params);
   // getrf and gesv two matrices at a time where tuning.ts complexLuWasmPairs says so (gesv's
@@ -53,7 +54,7 @@ export function zgetrfWasm(op: LuOp, r: LuReq, n: number, p0: number, count: num
   // (factored in Crout's order from complexLuWasmPairCrout.min, right-looking below it)
   const crout = n >= tuning.complexLuWasmPairCrout.min ? tuning.complexLuWasmPairCrout.rows : 0;
   const pairParams: ZgetrfInterleavedParams | undefined = op !== 'getrs' && count > 1 && n >= pairRange.min && n <= pairRange.max
-    ? { op, n, roundFactor, pairs: group, rowLoops: n >= tuning.complexLuWasmPairLoopMin, crout } : undefined;
+    ? { op, n, roundFactor, pairs: group, rowLoops: n >= tuning.complexLuWasmPairLoopMin, crout, zeroMax: params.zeroMax } : undefined;
   const pairFn = pairParams === undefined ? undefined : pairsFor(pairParams);
   // floats per matrix of A and B; bytes of each chunk's areas; with the pairs, a chunk of whole
   // trips (gesv's `group` pairs side by side), so that only a call's last matrices take another path
