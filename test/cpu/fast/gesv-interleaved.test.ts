@@ -6,7 +6,8 @@
  * matrix (a zero column or a zero pivot at various steps), NaN and infinities, subnormal pivots
  * (divided, not scaled by the reciprocal) beside a normal lane partner, odd ld / stride / offset,
  * pivots and infos poisoned beforehand, B of each failed matrix untouched, every element compared;
- * the same for the matrix-in-locals form (n <= 8) and byte for byte for the generator's options.
+ * the same for the matrix-in-locals form (n <= 8) and byte for byte for the generator's options
+ * (a float32 pivot that stores as zero among the matrices there).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -136,6 +137,10 @@ describe('interleaved gesv matches the reference bit for bit', () => {
       const a = randomArray(rng, dtype, count * stride + ld);
       a[2 * stride + 1] = NaN;
       for (let i = 0; i < n; i++) a[5 * stride + i + (n - 1) * ld] = 0;
+      // matrix 6: a pivot that stores as zero in float32, -2^-150 in float64 (lu-rounded-pivot.test.ts)
+      for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) a[6 * stride + i + j * ld] = i === j ? 1 : 0;
+      const t = 6 * stride + (n - 2) * (ld + 1);
+      [a[t], a[t + 1], a[t + ld], a[t + ld + 1]] = [2 ** -149, 2 ** -140, 0, 2 ** -141];
       const b = randomArray(rng, dtype, count * n * nrhs);
       const bBase = 16 * Math.ceil(a.length * es / 16), ipivBase = bBase + 16 * Math.ceil(b.length * es / 16);
       const infoBase = ipivBase + count * n * 4, scratch = infoBase + 64;
