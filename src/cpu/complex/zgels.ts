@@ -24,6 +24,8 @@ export function cpuGelsComplex(r: GelsRequest<FloatArray, Int32Array>): void {
   for (let i = 0; i < batchCount(r.a); i++) {
     const am = matrixAt(r.a, i);
     const bm = matrixAt(r.b, i);
+    // No right-hand sides: dgels returns before it factors (A untouched, info 0).
+    if (bm.cols === 0) { r.info[i] = 0; continue; }
     const { rows: m, cols: n } = am;
     const tall = m >= n;
     // The factored matrix F: A (m x n) or A^H (n x m), ld = its rows.

@@ -213,6 +213,27 @@ describe('gels (CPU reference)', () => {
     assert.deepEqual(Array.from(b.subarray(12, 16)), [0, 0, 0, 0]);
   });
 
+  it('no right-hand sides (nrhs = 0): A untouched and info 0, as dgels, real and complex, on both CPU backends', () => {
+    for (const backend of ['reference', 'cpu'] as const) {
+      const c = my.open({ backend });
+      for (const dtype of ['float64', 'float32', 'complex128', 'complex64'] as const) {
+        const complex = dtype === 'complex128' || dtype === 'complex64';
+        const parts = complex ? 2 : 1;
+        for (const [m, n] of [[4, 2], [2, 4], [3, 3]] as const) {
+          const a = allocate(dtype === 'complex128' ? 'float64' : dtype === 'complex64' ? 'float32' : dtype, parts * m * n * 2);
+          for (let i = 0; i < a.length; i++) a[i] = 1 + i;
+          const before = a.slice();
+          const info = new Int32Array(2).fill(-5);
+          const rows = Math.max(m, n);
+          c.gels({ a: strided(a, { rows: m, cols: n, count: 2, ...(complex ? { dtype } : {}) }), b: strided(a.subarray(0, 0), { rows, cols: 0, count: 2, ...(complex ? { dtype } : {}) }), info });
+          assert.deepEqual(Array.from(a), Array.from(before), `${backend} ${dtype} ${m}x${n}: A untouched`);
+          assert.deepEqual(Array.from(info), [0, 0], `${backend} ${dtype} ${m}x${n}: info`);
+        }
+      }
+      c.dispose();
+    }
+  });
+
   it('row-major A and B give the column-major answer', () => {
     const a = random(5, 3, 'float64');
     const b = random(5, 2, 'float64');

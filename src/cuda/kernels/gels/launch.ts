@@ -56,7 +56,7 @@ export function gelsCovers(r: Pick<GelsRequest<Storage>, 'a' | 'b'>, dev: GpuDev
     const key = `${m}x${n}x${nrhs}`;
     if (seen.has(key)) return true;
     seen.add(key);
-    // Empty systems (B := 0, or A factored with no right-hand side) are the CPU reference's.
+    // Empty systems (B := 0, or no right-hand side: A untouched) are the CPU reference's.
     if (m === 0 || n === 0 || nrhs === 0) return false;
     const p = planGels({ m, n, nrhs });
     return qrCovers(stridedOf(a, p.factorRows, p.factorCols, 1, p.factorRows, p.factorRows * p.factorCols), dev)
