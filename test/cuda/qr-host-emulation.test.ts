@@ -6,7 +6,11 @@
  * (||A - QR||, ||Q^T Q - I|| over max(m, n) eps, < 30) on random, graded, rank-deficient and
  * zero-column matrices, NaN in one matrix of a batch, odd ld and stride with NaN padding that must
  * come back untouched; orgqr (k = n and k < n) against the reference's Q. Both dtypes, both
- * scopes. A check of the CUDA source without a GPU; test/gpu/qr.test.ts is the real one.
+ * scopes. At float64's limits (test/helpers/qr-extremes.ts, the GPU suite's qr-extremes data): R of a
+ * batch whose middle matrix is scaled by 2^700, 2^-700 and 2^-1030 (subnormal elements) against the
+ * unscaled batch's, and gels's X from those factors, at the GPU suite's orders (5, 20, 48, 100: the
+ * warp and block scopes), a blocked driver's first panel (130 x 32) and forced shapes. A check of the
+ * CUDA source without a GPU; test/gpu/qr.test.ts is the real one.
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -18,6 +22,7 @@ import type { DType } from '../../src/core/dtype.js';
 import { org2r } from '../../src/cpu/lapack/qr.js';
 import { geqrfSharedSource, orgqrSharedSource, planQr, type QrForce, type QrPlan } from '../../src/cuda/kernels/qr/index.js';
 import { QR_KINDS, qrCase, qrRatios, referenceQr, relativeGap } from '../helpers/qr-checks.js';
+import { QR_EXTREME_COUNT, QR_EXTREME_NRHS, rFailures, SCALE_EXPONENTS, scaledQrBatch, solveFromFactors, xFailures } from '../helpers/qr-extremes.js';
 import { Rng } from '../helpers/random.js';
 
 const skip = process.env['MYRIAD_HOST_EMULATION'] === '1'
@@ -30,16 +35,25 @@ const SHARED = 227 * 1024;
 
 interface Run { info: number[]; a: number[]; t: number[] }
 
-function runKernel(dir: string, plan: QrPlan, count: number, ldA: number, strideA: number, strideT: number, A: Float64Array, T: Float64Array): Run {
+type Runner = (count: number, ldA: number, strideA: number, strideT: number, A: Float64Array, T: Float64Array) => Run;
+
+/** Compiles the plan's kernel with the harness: a runner of it over a strided batch. */
+function buildKernel(dir: string, plan: QrPlan): Runner {
   const p = plan.params;
   const src = p.op === 'geqrf' ? geqrfSharedSource(p) : orgqrSharedSource(p);
   writeFileSync(join(dir, 'kernel.cu'), src.source);
   const exe = join(dir, src.entry);
   execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DENTRY=${src.entry}`, ...(p.op === 'geqrf' ? ['-DGEQRF'] : []), `-I${dir}`, HARNESS, '-o', exe]);
-  const input = `${count} ${Math.ceil(count / p.perBlock)} ${plan.blockThreads} ${plan.sharedBytes} ${ldA} ${strideA} ${strideT}\n${Array.from(A).join(' ')}\n${Array.from(T).join(' ')}\n`;
-  const out = execFileSync(exe, { input, maxBuffer: 1 << 28 }).toString().trim().split('\n').map(Number);
-  const ni = p.op === 'geqrf' ? count : 0;
-  return { info: out.slice(0, ni), a: out.slice(ni, ni + count * strideA), t: out.slice(ni + count * strideA) };
+  return (count, ldA, strideA, strideT, A, T) => {
+    const input = `${count} ${Math.ceil(count / p.perBlock)} ${plan.blockThreads} ${plan.sharedBytes} ${ldA} ${strideA} ${strideT}\n${Array.from(A).join(' ')}\n${Array.from(T).join(' ')}\n`;
+    const out = execFileSync(exe, { input, maxBuffer: 1 << 28 }).toString().trim().split('\n').map(Number);
+    const ni = p.op === 'geqrf' ? count : 0;
+    return { info: out.slice(0, ni), a: out.slice(ni, ni + count * strideA), t: out.slice(ni + count * strideA) };
+  };
+}
+
+function runKernel(dir: string, plan: QrPlan, count: number, ldA: number, strideA: number, strideT: number, A: Float64Array, T: Float64Array): Run {
+  return buildKernel(dir, plan)(count, ldA, strideA, strideT, A, T);
 }
 
 const CASES: [number, number, QrForce?][] = [
@@ -133,6 +147,42 @@ test('QR kernels on the host: reference factors, residuals, NaN isolation, paddi
         }
       }
     }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** Shapes of the float64 extremes: the GPU suite's orders, a blocked driver's first panel, forced scopes. */
+const EXTREMES: [number, number, QrForce?][] = [
+  [5, 5], [20, 20], [48, 48], [100, 100], [130, 32], [7, 13], [12, 9, { rowLanes: 1 }], [20, 12, { scope: 'block', threads: 64 }],
+];
+
+test('QR kernels on the host at float64\'s limits: R scales with A (2^700, 2^-700, subnormal 2^-1030), and so does gels\'s X from its factors', { skip, timeout: 3_600_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'myriad-qr-extremes-'));
+  try {
+    const failures: string[] = [];
+    for (const [m, n, force] of EXTREMES) {
+      const k = Math.min(m, n), per = m * n, count = QR_EXTREME_COUNT;
+      const plan = planQr({ op: 'geqrf', dtype: 'float64', m, n, k, kind: 'strided', sharedLimit: SHARED }, { force });
+      const run = buildKernel(dir, plan);
+      const label = `${m}x${n} ${JSON.stringify(plan.params)}`;
+      const factor = (a: Float64Array): { f: number[]; tau: number[] } => {
+        const out = run(count, m, per, k, a, new Float64Array(count * k).fill(NaN));
+        assert.deepEqual(out.info, new Array(count).fill(0), `${label}: info`);
+        return { f: out.a.slice(per, 2 * per), tau: out.t.slice(k, 2 * k) };
+      };
+      const base = factor(scaledQrBatch(false, m, n, 1).a);
+      const bper = m * QR_EXTREME_NRHS;
+      const x = (r: { f: number[]; tau: number[] }, b: Float64Array): Float64Array => solveFromFactors(m, n, QR_EXTREME_NRHS, r.f, r.tau, b.subarray(bper, 2 * bper));
+      const baseX = m >= n ? x(base, scaledQrBatch(false, m, n, 1).b) : undefined;
+      for (const e of SCALE_EXPONENTS) {
+        const { a, b } = scaledQrBatch(false, m, n, 2 ** e);
+        const got = factor(a);
+        failures.push(...rFailures(label, e, false, m, n, base.f, got.f));
+        if (baseX !== undefined) failures.push(...xFailures(label, e, baseX, x(got, b)));
+      }
+    }
+    assert.deepEqual(failures, []);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

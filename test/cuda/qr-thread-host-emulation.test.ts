@@ -14,7 +14,10 @@
  * (generate-thread-fast.ts) at n = 1..8 with m in {n, n + 1, 2n + 3} (up to 8) and wide shapes, dense
  * (aligned, and shifted by one element so the vector path is not taken), ragged and list batches, with
  * a NaN row, a tiny and a huge member (outside its unscaled range: the scaled dlarfg, beside members
- * in range) among the others. test/gpu/qr-thread.test.ts and test/gpu/geqrf-tiny.test.ts are the real
+ * in range) among the others. At float64's limits (test/helpers/qr-extremes.ts, the GPU suite's
+ * qr-extremes data): R of a batch whose middle matrix is scaled by 2^700, 2^-700 and 2^-1030
+ * (subnormal elements) against the unscaled batch's, and gels's X from those factors, both variants,
+ * staged and unstaged. test/gpu/qr-thread.test.ts and test/gpu/geqrf-tiny.test.ts are the real
  * checks.
  */
 import assert from 'node:assert/strict';
@@ -30,6 +33,7 @@ import {
   geqrfThreadFastSource, geqrfThreadSource, orgqrThreadSource, planQrThread, type QrForce, type QrThreadPlan, type QrThreadVariant,
 } from '../../src/cuda/kernels/qr/index.js';
 import { QR_KINDS, qrCase, qrRatios, referenceQr, relativeGap } from '../helpers/qr-checks.js';
+import { QR_EXTREME_COUNT, QR_EXTREME_NRHS, rFailures, SCALE_EXPONENTS, scaledQrBatch, solveFromFactors, xFailures } from '../helpers/qr-extremes.js';
 import { Rng } from '../helpers/random.js';
 
 const run = promisify(execFile);
@@ -72,8 +76,10 @@ function exec(exe: string, input: string): Promise<string> {
 }
 let launches = 0;
 
-/** Compiles and runs one kernel over a batch (A and tau arrays as the geometry lays them out). */
-async function launch(dir: string, plan: QrThreadPlan, layout: Layout, count: number, g: Geometry, A: Float64Array, T: Float64Array): Promise<Out> {
+type Launcher = (count: number, g: Geometry, A: Float64Array, T: Float64Array) => Promise<Out>;
+
+/** Compiles one kernel: a runner of it over a batch (A and tau arrays as the geometry lays them out). */
+async function build(dir: string, plan: QrThreadPlan, layout: Layout): Promise<Launcher> {
   const p = plan.params;
   const src = p.op === 'orgqr' ? orgqrThreadSource(p) : p.variant === 'fast' ? geqrfThreadFastSource(p) : geqrfThreadSource(p);
   const sub = join(dir, `${src.entry}-${++launches}`);
@@ -83,11 +89,18 @@ async function launch(dir: string, plan: QrThreadPlan, layout: Layout, count: nu
   const flags = [...(p.op === 'geqrf' ? ['-DGEQRF'] : []), ...(layout === 'list' ? ['-DPOINTER'] : [])];
   await run('g++', ['-std=c++20', '-O1', '-pthread', `-DENTRY=${src.entry}`, ...flags, `-I${sub}`, HARNESS, '-o', exe]);
   const reversed = layout === 'list' ? 1 : 0;
-  const head = [count, Math.ceil(count / p.blockThreads), p.blockThreads, plan.sharedBytes, g.ld, g.stride, g.offset, g.tStride, g.tOffset, reversed];
-  const input = `${head.join(' ')}\n${Array.from(A).join(' ')}\n${Array.from(T).join(' ')}\n`;
-  const out = (await exec(exe, input)).trim().split('\n').map(Number);
-  const ni = p.op === 'geqrf' ? count : 0;
-  return { info: out.slice(0, ni), a: out.slice(ni, ni + A.length), t: out.slice(ni + A.length) };
+  return async (count, g, A, T) => {
+    const head = [count, Math.ceil(count / p.blockThreads), p.blockThreads, plan.sharedBytes, g.ld, g.stride, g.offset, g.tStride, g.tOffset, reversed];
+    const input = `${head.join(' ')}\n${Array.from(A).join(' ')}\n${Array.from(T).join(' ')}\n`;
+    const out = (await exec(exe, input)).trim().split('\n').map(Number);
+    const ni = p.op === 'geqrf' ? count : 0;
+    return { info: out.slice(0, ni), a: out.slice(ni, ni + A.length), t: out.slice(ni + A.length) };
+  };
+}
+
+/** Compiles and runs one kernel over a batch (A and tau arrays as the geometry lays them out). */
+async function launch(dir: string, plan: QrThreadPlan, layout: Layout, count: number, g: Geometry, A: Float64Array, T: Float64Array): Promise<Out> {
+  return (await build(dir, plan, layout))(count, g, A, T);
 }
 
 /** Element (i, j) of matrix q, and whether array index e lies inside some matrix. */
@@ -274,6 +287,64 @@ test('per-thread QR kernels on the host: reference factors, residuals, NaN and I
     });
     fastCases().forEach((c, i) => tasks.push(() => geqrfCase(dir, new Rng(5600 + i), c)));
     await pool(tasks, Math.max(2, cpus().length));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/**
+ * The factors (A over them, and tau) of the QR_EXTREME_COUNT matrices of `a` (m x n each, densely
+ * packed) by the per-thread kernel `kernel` of case `c`.
+ */
+async function factorBatch(kernel: Launcher, c: Case, a: Float64Array): Promise<{ f: number[]; tau: number[] }> {
+  const k = Math.min(c.m, c.n);
+  const g = geometry(c.layout, c.m, c.n, k);
+  const count = QR_EXTREME_COUNT;
+  const A = new Float64Array(g.offset + count * g.stride).fill(NaN);
+  for (let q = 0; q < count; q++) for (let j = 0; j < c.n; j++) for (let i = 0; i < c.m; i++) A[at(g, q, i, j)] = a[q * c.m * c.n + i + j * c.m]!;
+  const T = new Float64Array(g.tOffset + count * g.tStride).fill(NaN);
+  const out = await kernel(count, g, A, T);
+  assert.deepEqual(out.info, new Array(count).fill(0), `${JSON.stringify(c)}: info`);
+  const f: number[] = [], tau: number[] = [];
+  for (let q = 0; q < count; q++) {
+    for (let j = 0; j < c.n; j++) for (let i = 0; i < c.m; i++) f.push(out.a[at(g, q, i, j)]!);
+    for (let j = 0; j < k; j++) tau.push(out.t[g.tOffset + q * g.tStride + j]!);
+  }
+  return { f, tau };
+}
+
+test('per-thread geqrf on the host at float64\'s limits: R scales with A (2^700, 2^-700, subnormal 2^-1030), and so does gels\'s X from its factors', { skip, timeout: 1_800_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'myriad-qr-thread-extremes-'));
+  try {
+    const shapes: [number, number][] = [[2, 2], [3, 3], [5, 5], [8, 8], [8, 3], [3, 8]];
+    const designs: Pick<Case, 'layout' | 'variant'>[] = [{ layout: 'dense', variant: 'fast' }, { layout: 'dense', variant: 'classic' }, { layout: 'ragged', variant: 'classic' }];
+    const tasks: (() => Promise<string[]>)[] = [];
+    for (const [m, n] of shapes) for (const d of designs) {
+      tasks.push(async () => {
+        const c: Case = { dtype: 'float64', m, n, ...d };
+        const kernel = await build(dir, plan(c, 'geqrf', Math.min(m, n)), c.layout);
+        const k = Math.min(m, n), per = m * n, label = `${d.variant} ${d.layout} ${m}x${n}`;
+        const mid = (x: number[], size: number): number[] => x.slice(size, 2 * size);
+        const batch = (e: number): ReturnType<typeof scaledQrBatch> => scaledQrBatch(false, m, n, 2 ** e);
+        const base = await factorBatch(kernel, c, batch(0).a);
+        const baseB = batch(0).b;
+        const failures: string[] = [];
+        for (const e of SCALE_EXPONENTS) {
+          const { a, b } = batch(e);
+          const got = await factorBatch(kernel, c, a);
+          failures.push(...rFailures(label, e, false, m, n, mid(base.f, per), mid(got.f, per)));
+          if (m < n) continue;
+          const bper = m * QR_EXTREME_NRHS;
+          const x = (r: { f: number[]; tau: number[] }, rhs: Float64Array): Float64Array =>
+            solveFromFactors(m, n, QR_EXTREME_NRHS, mid(r.f, per), mid(r.tau, k), rhs.subarray(bper, 2 * bper));
+          failures.push(...xFailures(label, e, x(base, baseB), x(got, b)));
+        }
+        return failures;
+      });
+    }
+    const failures: string[] = [];
+    await pool(tasks.map((t) => async () => { failures.push(...await t()); }), Math.max(2, cpus().length));
+    assert.deepEqual(failures, []);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

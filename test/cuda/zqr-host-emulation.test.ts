@@ -11,6 +11,10 @@
  * pair outside the outputs unchanged. Sizes around the thresholds (the warp scope to 32, the block
  * scope beyond, the blocked driver forced with narrow panels and by default where the tile does not
  * fit), tall, wide and square, strided and list batches with odd ld, complex128 and complex64.
+ * At float64's limits (test/helpers/qr-extremes.ts, the GPU suite's qr-extremes data): zgeqrf's R and
+ * zgels's X of a complex128 batch whose middle matrix is scaled by 2^700, 2^-700 and 2^-1030
+ * (subnormal parts) against the unscaled batch's: R at the GPU suite's orders (5, 20, 48, 100) and at
+ * 130 (the blocked driver), X at 5 and 48 (the warp and block scopes).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +33,7 @@ import { HOST_EMULATION_SKIP, RECORDED_BASE, type Recorded } from '../helpers/re
 import { batchOf, placeAt, type Form, type Layout } from '../helpers/zchain.js';
 import { bufferDevice, INFO_BASE, runRecorded } from '../helpers/zqr-emulation.js';
 import { Rng } from '../helpers/random.js';
+import { QR_EXTREME_COUNT, QR_EXTREME_NRHS, rFailures, SCALE_EXPONENTS, scaledQrBatch, xFailures } from '../helpers/qr-extremes.js';
 
 const skip = HOST_EMULATION_SKIP;
 const SENTINEL = 12345.5;
@@ -328,6 +333,74 @@ describe('complex gels: every launch on the host, in order', { skip, timeout: 3_
           assert.ok(Object.is(buf[e], want[e]), `matrix ${q}: B(${i}, ${j}) exactly the reference's (${buf[e]} against ${want[e]})`);
         }
       }
+    });
+  }
+});
+
+/**
+ * zgeqrf's factors or zgels's X (complexGeqrfCuda, complexGelsCuda: every launch on the host) of the
+ * qr-extremes batches of order n (complex128) for each exponent of `exponents`, the middle matrix of
+ * each batch scaled by 2^e: the batches one after the other in one batch (one launch sequence, its
+ * kernels compiled once); each batch's middle matrix's factors or X, interleaved.
+ */
+async function extremeRun(root: string, op: 'geqrf' | 'gels', n: number, exponents: readonly number[]): Promise<Float64Array[]> {
+  const per = QR_EXTREME_COUNT, count = per * exponents.length, nrhs = QR_EXTREME_NRHS, bytes = 16;
+  const rng = new Rng(4100 + n);
+  const at = { next: 3 };
+  const la = placeAt(rng, at, n, n, count, 'strided');
+  const lb = placeAt(rng, at, n, nrhs, count, 'strided');
+  const lt = placeAt(rng, at, n, 1, count, 'strided');
+  const matrices = at.next + 2;
+  const recorded: Recorded[] = [];
+  const ints = new Map<bigint, Int32Array>();
+  const wsBase = RECORDED_BASE + BigInt(Math.ceil((matrices * bytes) / 256) * 256);
+  const { dev, top } = bufferDevice(recorded, wsBase, ints);
+  const fakeBuffer: DeviceArray = { kind: 'device', dtype: 'float64', length: 2 * matrices, device: 0, ptr: RECORDED_BASE, byteLength: matrices * bytes, disposed: false, dispose() {} };
+  const info: DeviceArray = { kind: 'device', dtype: 'int32', length: count, device: 0, ptr: INFO_BASE, byteLength: 4 * count, disposed: false, dispose() {} };
+  const a = batchOf(fakeBuffer, la, n, n, 'strided', 'complex128');
+  if (op === 'geqrf') complexGeqrfCuda(dev, { a, tau: batchOf(fakeBuffer, lt, n, 1, 'strided', 'complex128'), info });
+  else complexGelsCuda(dev, { a, b: batchOf(fakeBuffer, lb, n, nrhs, 'strided', 'complex128'), info });
+  const len = Math.max(matrices, Math.ceil(Number(top() - RECORDED_BASE) / bytes)) + 1;
+  const buf = new Float64Array(2 * len).fill(NaN);
+  // Matrix q of batch g at the layout's place g * per + q.
+  const put = (l: Layout, g: number, x: Float64Array, rows: number, cols: number): void => {
+    for (let q = 0; q < per; q++) for (let j = 0; j < cols; j++) for (let i = 0; i < rows; i++) for (const h of [0, 1]) {
+      buf[2 * (l.offsets[g * per + q]! + i + j * l.ld) + h] = x[2 * (q * rows * cols + i + j * rows) + h]!;
+    }
+  };
+  exponents.forEach((e, g) => {
+    const data = scaledQrBatch(true, n, n, 2 ** e);
+    put(la, g, data.a, n, n);
+    put(lb, g, data.b, n, nrhs);
+  });
+  ints.set(INFO_BASE, new Int32Array(count).fill(-99));
+  await runRecorded(recorded, buf, len, bytes, root, ints);
+  assert.deepEqual([...ints.get(INFO_BASE)!], new Array(count).fill(0), `${op} ${n}: info`);
+  const [l, rows, cols] = op === 'geqrf' ? [la, n, n] : [lb, n, nrhs];
+  return exponents.map((_, g) => {
+    const out = new Float64Array(2 * rows * cols);
+    const o = l.offsets[g * per + 1]!;
+    for (let j = 0; j < cols; j++) for (let i = 0; i < rows; i++) for (const h of [0, 1]) out[2 * (i + j * rows) + h] = buf[2 * (o + i + j * l.ld) + h]!;
+    return out;
+  });
+}
+
+describe('complex QR at float64\'s limits: every launch on the host, R scales with A and X does not (2^700, 2^-700, subnormal 2^-1030)', { skip, timeout: 3_600_000 }, () => {
+  const root = skip === undefined ? mkdtempSync(join(tmpdir(), 'myriad-zqr-extremes-')) : '';
+  after(() => { if (root !== '') rmSync(root, { recursive: true, force: true }); });
+  // zgeqrf at the GPU suite's orders (the warp scope at 5 and 20, the block scope at 48 and 100) and on
+  // the blocked driver (130); zgels on the warp and block scopes.
+  for (const n of [5, 20, 48, 100, 130]) {
+    const gels = n === 5 || n === 48;
+    it(`zgeqrf ${n} x ${n}${n === 130 ? ' (blocked)' : ''}${gels ? ' and zgels' : ''}`, async () => {
+      const exponents = [0, ...SCALE_EXPONENTS];
+      const [base, ...got] = await extremeRun(root, 'geqrf', n, exponents);
+      const failures = SCALE_EXPONENTS.flatMap((e, g) => rFailures(`n ${n}`, e, true, n, n, base!, got[g]!));
+      if (gels) {
+        const [baseX, ...gotX] = await extremeRun(root, 'gels', n, exponents);
+        failures.push(...SCALE_EXPONENTS.flatMap((e, g) => xFailures(`n ${n}`, e, baseX!, gotX[g]!)));
+      }
+      assert.deepEqual(failures, []);
     });
   }
 });
