@@ -34,7 +34,10 @@ test('generators are pure and every parameter changes the source and the entry',
   // The scope is the barrier; orgqr reads only the k reflector columns and writes no tau or info.
   assert.match(source({ ...p, scope: 'block', threads: 64, perBlock: 1 }), /#define SYNC\(\) __syncthreads\(\)/);
   assert.match(source(p), /#define SYNC\(\) __syncwarp\(\)/);
+  // v: x times the reciprocal of alpha - beta, or x and alpha - beta scaled up by 2^64 first where alpha - beta is subnormal.
+  assert.match(source(p), /if \(absReal\(den\) >= SAFMIN\) \{[^]*a\[p \+ j \* LDS\] = a\[p \+ j \* LDS\] \* rden;[^]*\} else \{[^]*real\(1\) \/ \(den \* UP\);[^]*a\[p \+ j \* LDS\] = \(a\[p \+ j \* LDS\] \* UP\) \* rden;/);
   const o = source({ ...p, op: 'orgqr', k: 5 });
+  assert.doesNotMatch(o, /SAFMIN/);
   assert.match(o, /idx < M \* K;/);
   assert.doesNotMatch(o, /info/);
   assert.match(o, /const real\* __restrict__ T/);

@@ -41,6 +41,9 @@ test('generators are pure; every parameter changes the source and the entry; bad
   // Staged kernels synchronise the block twice and no more; unstaged ones never.
   assert.equal(source(p).source.match(/__syncthreads\(\)/g)?.length, 2);
   assert.doesNotMatch(source({ ...p, stage: false, denseA: false, denseT: false }).source, /__syncthreads|__shared__/);
+  // v by the reciprocal of alpha - beta, x and alpha - beta scaled up by 2^64 first where alpha - beta is subnormal: every reflector.
+  assert.equal(source(p).source.match(/if \(absReal\(den\) >= SAFMIN\)/g)?.length, 4);
+  assert.match(source(p).source, /a5_0 = \(a5_0 \* UP\) \* rden;/);
   // orgqr reads tau, writes no info.
   const o = source({ ...p, op: 'orgqr' }).source;
   assert.match(o, /const real\* __restrict__ T/);
@@ -193,6 +196,13 @@ test('fast variant: pure, every parameter changes the source, vector copies wher
   assert.equal(src.match(/mx >= SAFE_LO && mx <= SAFE_HI/g)?.length, 4);
   assert.equal(src.match(/hypotReal\(alpha, xnorm\)/g)?.length, 4);
   assert.match(src, /constexpr real SAFE_LO = 0x1p-480;/);
+  // The scaled form's v: the reciprocal, or x and alpha - beta scaled up first where alpha - beta is subnormal (its reciprocal would overflow);
+  // the unscaled form's alpha - beta is at least SAFE_LO and keeps the reciprocal alone.
+  assert.equal(src.match(/if \(absReal\(den\) >= SAFMIN\)/g)?.length, 4);
+  assert.equal(src.match(/const real rden = real\(1\) \/ \(den \* UP\);/g)?.length, 4);
+  assert.equal(src.match(/const real scale = real\(1\) \/ \(alpha - beta\);/g)?.length, 4);
+  assert.match(src, /constexpr real SAFMIN = 2\.2250738585072014e-308;/);
+  assert.match(geqrfThreadFastSource({ ...p, dtype: 'float32' }).source, /constexpr real SAFMIN = 1\.1754943508222875e-38f;/);
   assert.match(geqrfThreadFastSource({ ...p, dtype: 'float32' }).source, /constexpr real SAFE_HI = 0x1p\+50f;/);
   // Odd element counts: packed slots, a plain memcpy of vectors, scalar slot reads.
   const odd = geqrfThreadFastSource(fast(3, 3, 'float32').params).source;

@@ -14,7 +14,9 @@
  *   xnorm = ||a(j+1:M, j)|| scaled by its largest magnitude (a max, then a sum of squares, both by
  *   shuffle reductions); xnorm = 0 gives tau = 0 (H = I, the column left alone); else
  *   beta = -sign(alpha) hypot(alpha, xnorm) (alpha = 0 counts as positive), tau = (beta - alpha) / beta,
- *   v = x / (alpha - beta) stored below the diagonal, beta on it. NaN and Inf pass through as in the
+ *   v = x / (alpha - beta) stored below the diagonal (x times the reciprocal; where the column's norm
+ *   is subnormal, x and alpha - beta scaled up by 2^64 first, so that the reciprocal cannot overflow:
+ *   common/householder-larfg.ts reflectorTail), beta on it. NaN and Inf pass through as in the
  *   reference (the max propagates NaN; an infinite or NaN max is the norm).
  * - B: the reflector applied to the trailing columns c > j: the threads form G = threads / TR column
  *   groups of TR lanes; a group takes a column, its lanes a share of the rows, w = tau (a(j, c) +
@@ -27,6 +29,7 @@
 import { cudaMath, dtypeInfo } from '../../../core/dtype-table.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
+import { reflectorTail } from '../common/householder-larfg.js';
 import { elementBytes, mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
 import { loadSlotColumns, storeSlot } from '../common/slot-copy.js';
 import { groupReduceSource } from '../common/warp-reduce.js';
@@ -79,7 +82,7 @@ ${mathHelpers(p.dtype)}
 ${groupReduceSource()}
 static __device__ __forceinline__ real hypotReal(real x, real y) { return ${cudaMath(p.dtype, 'hypot')}(x, y); }
 constexpr real MAXR = ${dtypeInfo(p.dtype).cuda.max};
-constexpr int M = ${p.m};
+${p.op === 'geqrf' ? `constexpr real SAFMIN = ${dtypeInfo(p.dtype).cuda.safeMin};   // the smallest normal number\n` : ''}constexpr int M = ${p.m};
 constexpr int N = ${p.n};
 constexpr int K = ${p.k};
 constexpr int LDS = ${sharedLd(p.m, p.rowLanes)};   // shared leading dimension (bank-conflict free, see sharedLd)
@@ -136,6 +139,9 @@ function entryOf(p: QrSharedParams, op: QrSharedParams['op']): string {
 
 export function geqrfSharedSource(p: QrSharedParams): KernelSource {
   const entry = entryOf(p, 'geqrf');
+  // v = x / (alpha - beta) over the lane's rows, by the reciprocal (x and alpha - beta scaled up first where the column's norm is subnormal).
+  const tail = reflectorTail({ complex: false, den: 'alpha - beta', scale: (s) => [`for (int p = j + 1 + tid; p < M; p += PA) a[p + j * LDS] = ${s('a[p + j * LDS]')};`] })
+    .map((l) => `        ${l}`).join('\n');
   const source = `${head(p, entry, 'int* __restrict__ info, ')}
   if (active) {
     const real* g = ${matrixPointer('A', p.kind, 'mat')};
@@ -163,8 +169,7 @@ ${loadSlotColumns('N')}
         beta = alpha >= real(0) ? -h : h;
         reflect = true;
         tj = (beta - alpha) / beta;
-        const real scale = real(1) / (alpha - beta);
-        for (int p = j + 1 + tid; p < M; p += PA) a[p + j * LDS] *= scale;
+${tail}
       }
       if (tid == 0) tau[j] = tj;
     }

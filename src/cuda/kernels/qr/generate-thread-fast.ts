@@ -14,10 +14,12 @@
  * - dlarfg: where the column's largest magnitude below the diagonal (mx) and |alpha| lie in
  *   [SAFE_LO, SAFE_HI], the sum of squares is formed unscaled (no squares overflow, and s >= mx^2 is
  *   so far above the underflow threshold that squares lost to it weigh less than 2^-40 ulp), and
- *   beta = -sign(alpha) sqrt(alpha^2 + s): no division per element and no hypot. Anywhere else
+ *   beta = -sign(alpha) sqrt(alpha^2 + s): no division per element and no hypot, and v = x times
+ *   1 / (alpha - beta), which is finite there (|alpha - beta| >= mx >= SAFE_LO). Anywhere else
  *   (mx = 0, tiny or huge columns, Inf, NaN: every comparison with NaN fails) the classic scaled
- *   form runs, so zero columns (tau = 0, the column left alone) and NaN and Inf propagation are the
- *   classic kernel's and the reference's. The two forms agree to a few ulps.
+ *   form runs, so zero columns (tau = 0, the column left alone), subnormal columns (x and
+ *   alpha - beta scaled up before the reciprocal, which would overflow) and NaN and Inf propagation
+ *   are the classic kernel's and the reference's. The two forms agree to a few ulps.
  */
 import { byPrecision, cudaMath, dtypeInfo } from '../../../core/dtype-table.js';
 import type { KernelSource } from '../../runtime/types.js';
@@ -104,6 +106,7 @@ ${mathHelpers(dtype)}
 static __device__ __forceinline__ real maxNan(real a, real b) { return (b > a || b != b) ? b : a; }
 static __device__ __forceinline__ real hypotReal(real x, real y) { return ${cudaMath(dtype, 'hypot')}(x, y); }
 constexpr real MAXR = ${dtypeInfo(dtype).cuda.max};
+constexpr real SAFMIN = ${dtypeInfo(dtype).cuda.safeMin};   // the smallest normal number
 constexpr real SAFE_LO = ${safe.lo};   // the unscaled norm's range (generate-thread-fast.ts SAFE)
 constexpr real SAFE_HI = ${safe.hi};
 constexpr int M = ${m};
@@ -118,7 +121,7 @@ extern "C" __global__ void __launch_bounds__(${p.blockThreads}) ${entry}(
     ${operandParameters('A', p.kind, true)},
     ${operandParameters('T', p.kind, true)},
     int* __restrict__ info, const int* __restrict__ index, int count) {
-  (void)M; (void)N; (void)K; (void)MAXR;
+  (void)M; (void)N; (void)K; (void)MAXR; (void)SAFMIN;
   extern __shared__ __align__(16) unsigned char smemRaw[];
   real* sA = reinterpret_cast<real*>(smemRaw);
   real* sT = sA + THREADS * SA;                 // 16-byte aligned: SA is whole vectors or THREADS * SA a multiple of 32

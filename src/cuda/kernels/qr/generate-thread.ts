@@ -17,13 +17,16 @@
  * to the order of the sums (the CPU reference's too, src/cpu/lapack/qr.ts): dlarfg with xnorm scaled
  * by the largest magnitude of x (a maximum through which NaN propagates; an infinite or NaN maximum is
  * the norm), xnorm = 0 gives tau = 0 and leaves the column, else beta = -sign(alpha) hypot(alpha,
- * xnorm) (alpha = 0 counts as positive), tau = (beta - alpha) / beta, v = x / (alpha - beta); a
- * reflector with tau = 0 touches no column; NaN and Inf pass through as there. float32 data computes
- * in float32, as the shared kernel.
+ * xnorm) (alpha = 0 counts as positive), tau = (beta - alpha) / beta, v = x / (alpha - beta) (x times
+ * the reciprocal; where the column's norm is subnormal, x and alpha - beta scaled up by 2^64 first, so
+ * that the reciprocal cannot overflow: common/householder-larfg.ts reflectorTail); a reflector with
+ * tau = 0 touches no column; NaN and Inf pass through as there. float32 data computes in float32, as
+ * the shared kernel.
  */
 import { cudaMath, dtypeInfo } from '../../../core/dtype-table.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
+import { reflectorTail } from '../common/householder-larfg.js';
 import { elementBytes, mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
 import { spanSlot } from '../common/span-stage.js';
 import { loadTiles, storeTiles, type TileCopy } from '../common/tile-load.js';
@@ -90,7 +93,9 @@ export const columnMax = (p: Pick<QrThreadParams, 'm'>, j: number, pad: string):
 
 /**
  * dlarfg as the reference (src/cpu/lapack/qr.ts): xnorm scaled by mx, hypot(alpha, xnorm); sets
- * tau<j>, scales v and writes beta over the diagonal (`pad` indents it; mx in scope).
+ * tau<j>, scales v (common/householder-larfg.ts reflectorTail: by the reciprocal of alpha - beta, x
+ * and alpha - beta scaled up first where the column's norm is subnormal) and writes beta over the
+ * diagonal (`pad` indents it; mx and SAFMIN in scope).
  */
 export function dlarfgScaled(p: Pick<QrThreadParams, 'm'>, j: number, pad: string): string[] {
   const below = range(j + 1, p.m);
@@ -106,8 +111,7 @@ export function dlarfgScaled(p: Pick<QrThreadParams, 'm'>, j: number, pad: strin
     `${pad}  const real h = hypotReal(alpha, xnorm);`,
     `${pad}  const real beta = alpha >= real(0) ? -h : h;`,
     `${pad}  tau${j} = (beta - alpha) / beta;`,
-    `${pad}  const real scale = real(1) / (alpha - beta);`,
-    ...below.map((i) => `${pad}  ${r(i, j)} *= scale;`),
+    ...reflectorTail({ complex: false, den: 'alpha - beta', scale: (s) => below.map((i) => `${r(i, j)} = ${s(r(i, j))};`) }).map((l) => `${pad}  ${l}`),
     `${pad}  ${r(j, j)} = beta;`,
     `${pad}}`,
   ];
@@ -206,7 +210,8 @@ ${mathHelpers(p.dtype)}
 static __device__ __forceinline__ real maxNan(real a, real b) { return (b > a || b != b) ? b : a; }
 static __device__ __forceinline__ real hypotReal(real x, real y) { return ${cudaMath(p.dtype, 'hypot')}(x, y); }
 constexpr real MAXR = ${dtypeInfo(p.dtype).cuda.max};
-constexpr int M = ${p.m};
+${geqrf ? `constexpr real SAFMIN = ${dtypeInfo(p.dtype).cuda.safeMin};   // the smallest normal number
+` : ''}constexpr int M = ${p.m};
 constexpr int N = ${p.n};
 constexpr int K = ${p.k};
 constexpr int THREADS = ${p.blockThreads};   // threads (matrices) per block
@@ -218,7 +223,7 @@ extern "C" __global__ void __launch_bounds__(${p.blockThreads}) ${entry}(
     ${operandParameters('A', p.kind, true)},
     ${operandParameters('T', p.kind, geqrf)},
     ${geqrf ? 'int* __restrict__ info, ' : ''}const int* __restrict__ index, int count) {
-  (void)M; (void)N; (void)K; (void)SA; (void)ST; (void)TBC; (void)MAXR;
+  (void)M; (void)N; (void)K; (void)SA; (void)ST; (void)TBC; (void)MAXR;${geqrf ? ' (void)SAFMIN;' : ''}
 ${access}
 ${body}
 ${finish}

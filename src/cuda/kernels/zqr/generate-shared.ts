@@ -11,8 +11,11 @@
  *   xnorm = ||a(j+1:M, j)|| over the parts, scaled by their largest magnitude (a max, then a sum of
  *   squares, shuffle reductions); xnorm = 0 with a real alpha gives tau = 0 (H = I); else
  *   beta = -sign(Re alpha) ||(alpha, xnorm)|| (Re alpha = 0 counts as positive),
- *   tau = ((beta - Re alpha) / beta, -Im alpha / beta), v = x / (alpha - beta) below the diagonal,
- *   (beta, 0) on it. NaN and Inf pass through as in the reference.
+ *   tau = ((beta - Re alpha) / beta, -Im alpha / beta), v = x / (alpha - beta) below the diagonal
+ *   (x times Smith's reciprocal; where both parts of alpha - beta lie below the smallest normal number,
+ *   a subnormal column, x and alpha - beta scaled up by 2^64 first, so that the reciprocal cannot
+ *   overflow: common/householder-larfg.ts reflectorTail), (beta, 0) on it. NaN and Inf pass through
+ *   as in the reference.
  * - B: H(j)^H = I - conj(tau) v v^H applied to the trailing columns c > j: column groups of TR
  *   lanes, w = v^H a(j:M, c) reduced by shuffles, then a(j:M, c) -= conj(tau) w v.
  * orgqr: columns K..N-1 set to the unit vectors, then for j = K-1 down to 0 H(j) = I - tau v v^H
@@ -23,6 +26,7 @@ import { cudaMath, dtypeInfo } from '../../../core/dtype-table.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { complexBytes, complexFactorHelpers, complexLetter, complexMultiplyAdd, complexPrelude } from '../common/complex.js';
+import { reflectorTail } from '../common/householder-larfg.js';
 import { mathHelpers, precisionPrelude } from '../common/precision.js';
 import { loadSlotColumns, storeSlot } from '../common/slot-copy.js';
 import { groupReduceSource } from '../common/warp-reduce.js';
@@ -76,7 +80,7 @@ ${complexMultiplyAdd({ conjA: true, conjB: false })}
 ${groupReduceSource()}
 static __device__ __forceinline__ real hypotReal(real x, real y) { return ${cudaMath(p.dtype, 'hypot')}(x, y); }
 constexpr real MAXR = ${dtypeInfo(p.dtype).cuda.max};
-constexpr int M = ${p.m};
+${p.op === 'geqrf' ? `constexpr real SAFMIN = ${dtypeInfo(p.dtype).cuda.safeMin};   // the smallest normal number\n` : ''}constexpr int M = ${p.m};
 constexpr int N = ${p.n};
 constexpr int K = ${p.k};
 constexpr int LDS = ${zsharedLd(p.m, p.rowLanes)};   // shared leading dimension in pairs (see zsharedLd)
@@ -134,6 +138,9 @@ function entryOf(p: ZqrSharedParams, op: ZqrSharedParams['op']): string {
 
 export function zgeqrfSharedSource(p: ZqrSharedParams): KernelSource {
   const entry = entryOf(p, 'geqrf');
+  // v = x / (alpha - beta) over the lane's rows, by the reciprocal (x and alpha - beta scaled up first where the column's norm is subnormal).
+  const tail = reflectorTail({ complex: true, den: 'makeReal2(alpha.x - beta, alpha.y)', scale: (s) => [`for (int p = j + 1 + tid; p < M; p += RL) a[p + j * LDS] = ${s('a[p + j * LDS]')};`] })
+    .map((l) => `        ${l}`).join('\n');
   const source = `${head(p, entry, 'int* __restrict__ info, ')}
   if (active) {
     const real2* g = ${matrixPointer('A', p.kind, 'mat')};
@@ -165,8 +172,7 @@ ${loadSlotColumns('N')}
         beta = alpha.x < real(0) ? h : -h;
         reflect = true;
         tj = makeReal2((beta - alpha.x) / beta, -alpha.y / beta);
-        const real2 scale = recipReal2(makeReal2(alpha.x - beta, alpha.y));
-        for (int p = j + 1 + tid; p < M; p += RL) a[p + j * LDS] = mulReal2(a[p + j * LDS], scale);
+${tail}
       }
       if (tid == 0) tau[j] = tj;
     }
