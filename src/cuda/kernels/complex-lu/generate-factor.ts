@@ -27,7 +27,8 @@ import { complexLetter } from '../common/complex.js';
 import { slotSetup } from '../common/warp-slots.js';
 import type { ComplexGesvParams, ComplexGetrfParams, ComplexRegisterStep } from './params.js';
 import { COMPLEX_LAUNCH_BOUNDS, complexSlotPrelude, nextPow2, type ComplexSlotLayout } from './slots.js';
-import { complexSweep } from './sweep.js';
+import { complexSweep, DIVIDE } from './sweep.js';
+import { diagonalReciprocal } from '../common/diagonal-scale.js';
 import { pairsPerVector, warpLuRowsSource, warpPrefetchSource } from './warp-step.js';
 
 /**
@@ -168,8 +169,8 @@ export function complexGesvSource(p: ComplexGesvParams): KernelSource {
   const after = p.solveAfter === true;
   const entry = `gesv_${complexLetter(p.dtype)}_n${p.n}_r${p.rhs}${p.more ? 'm' : ''}_${kindTag(p.kindA)}${kindTag(p.kindB)}_w${p.warps}${stepTag(p)}${after ? '_sa' : ''}`;
   // Rows are at positions `pos`; the lane of position k is lmap[k]. Backward: U x = z, row k's
-  // value times 1 / U(k, k) is x(k) at step k.
-  const backward = (z: string, out: string): string => complexSweep({ down: false, elem: 'rA[k]', lane: 'lmap[k]', scale: 'rinv', x: z, out, rowIs: 'pos' });
+  // value over U(k, k) is x(k) at step k.
+  const backward = (z: string, out: string): string => complexSweep({ down: false, elem: 'rA[k]', lane: 'lmap[k]', scale: DIVIDE, x: z, out, rowIs: 'pos' });
   const source = `${complexSlotPrelude(complexGesvLayout(p))}
 ${luSource({ dtype: p.dtype, rows: p.n, cols: p.n + (after ? 0 : p.rhs), step: p.step, reciprocalCall: p.reciprocalCall })}${prefetchHelpers(p)}
 constexpr int RB = ${p.rhs};
@@ -202,7 +203,8 @@ ${after ? '' : `#pragma unroll
   real2 diag = makeReal2(1, 0);
 #pragma unroll
   for (int k = 0; k < ROWS; ++k) if (pos == k) diag = rA[k];
-  const real2 rinv = divReal2(makeReal2(1, 0), diag);   // 1 / U(pos, pos)
+  // 1 / U(pos, pos), and whether it is used (LAPACK's trsm divides: a subnormal diagonal's reciprocal overflows).
+  ${diagonalReciprocal(p.dtype, true)}
   const bool solve = hasRow && inf == 0;
 ${after ? '' : `  {
     real2 z[RB], x[RB];

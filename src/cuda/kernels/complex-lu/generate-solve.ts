@@ -11,7 +11,8 @@ import { complexLetter } from '../common/complex.js';
 import { slotSetup } from '../common/warp-slots.js';
 import type { ComplexGetrsParams } from './params.js';
 import { COMPLEX_LAUNCH_BOUNDS, complexSlotPrelude, type ComplexSlotLayout } from './slots.js';
-import { complexSweep } from './sweep.js';
+import { complexSweep, DIVIDE } from './sweep.js';
+import { diagonalReciprocal } from '../common/diagonal-scale.js';
 
 /** A lane per row (no reduction over them: any count), no shared buffers. */
 export function complexGetrsLayout(p: ComplexGetrsParams): ComplexSlotLayout {
@@ -38,7 +39,9 @@ ${slotSetup()}
   real2 rA[N];                                      // ${notrans ? 'row' : 'column'} r of L\\U${p.trans === 'C' ? ', conjugated' : ''}
 #pragma unroll
   for (int j = 0; j < N; ++j) rA[j] = valid ? ${read(element)} : makeReal2(0, 0);
-  const real2 rinv = divReal2(makeReal2(1, 0), valid ? ${read('a[r + (long long)r * ldA]')} : makeReal2(1, 0));
+  const real2 diag = valid ? ${read('a[r + (long long)r * ldA]')} : makeReal2(1, 0);
+  // 1 / U(r, r), and whether it is used (LAPACK's trsm divides: a subnormal diagonal's reciprocal overflows).
+  ${diagonalReciprocal(p.dtype, true)}
   int src = r;                                      // ${notrans ? 'row of B that is row r of P B' : 'row of w that is row r of P^T w'}
   if (valid) {
     const int* pv = ipiv + id * (long long)pivotStride;
@@ -59,8 +62,8 @@ ${slotSetup()}
     }
 ${notrans ? `#pragma unroll
     for (int c = 0; c < RB; ++c) x[c] = shflReal2(x[c], base + src);
-` : ''}    ${complexSweep({ down: true, elem: 'rA[k]', lane: 'base + k', scale: notrans ? '' : 'rinv', x: 'x', out: 'y', rowIs: 'r' })}
-    ${complexSweep({ down: false, elem: 'rA[k]', lane: 'base + k', scale: notrans ? 'rinv' : '', x: 'y', out: 'w', rowIs: 'r' })}
+` : ''}    ${complexSweep({ down: true, elem: 'rA[k]', lane: 'base + k', scale: notrans ? '' : DIVIDE, x: 'x', out: 'y', rowIs: 'r' })}
+    ${complexSweep({ down: false, elem: 'rA[k]', lane: 'base + k', scale: notrans ? DIVIDE : '', x: 'y', out: 'w', rowIs: 'r' })}
 ${notrans ? '' : `#pragma unroll
     for (int c = 0; c < RB; ++c) w[c] = shflReal2(w[c], base + src);
 `}    if (valid) {

@@ -7,6 +7,8 @@
  * result, without a select per step (with one, complex128 kernels of n >= 29 took 255 registers
  * and spilled, nvcc -arch=sm_90; updating rows after their step changed nothing they kept).
  */
+import { overDiagonal } from '../common/diagonal-scale.js';
+
 export interface ComplexSweep {
   /** Forward (k = 0 .. SN - 1) or backward. */
   readonly down: boolean;
@@ -14,8 +16,11 @@ export interface ComplexSweep {
   readonly elem: string;
   /** The lane that holds row k. */
   readonly lane: string;
-  /** The factor (a real2 in each thread) that turns row k's value into x(k); empty: unit diagonal. */
-  readonly scale: string;
+  /**
+   * The factor (a real2 in each thread) that turns row k's value into x(k), or a function of that
+   * value giving x(k) (DIVIDE: by the diagonal); empty: unit diagonal.
+   */
+  readonly scale: string | ((v: string) => string);
   /** The RB right-hand-side values being solved (updated in place), and where each row's result goes. */
   readonly x: string;
   readonly out: string;
@@ -23,9 +28,17 @@ export interface ComplexSweep {
   readonly rowIs: string;
 }
 
+/**
+ * Division by U(k, k) in thread k (its diag, rinv and rsafe: diagonalReciprocal): the reciprocal
+ * where it is safe, else Smith's division, as LAPACK's trsm divides (a subnormal diagonal's
+ * reciprocal overflows).
+ */
+export const DIVIDE = (v: string): string => overDiagonal(true, v);
+
 export function complexSweep(s: ComplexSweep): string {
   const loop = s.down ? 'for (int k = 0; k < SN; ++k)' : 'for (int k = SN - 1; k >= 0; --k)';
-  const scaled = (v: string): string => (s.scale ? `mulReal2(${v}, ${s.scale})` : v);
+  const scale = s.scale;
+  const scaled = (v: string): string => (typeof scale === 'function' ? scale(v) : scale ? `mulReal2(${v}, ${scale})` : v);
   return `#pragma unroll
     ${loop} {
       const real2 tk = ${s.elem};

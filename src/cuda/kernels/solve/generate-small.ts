@@ -18,6 +18,7 @@
  *   Thread r keeps the result of step r; what the FMA does to its value afterwards is not used.
  * A matrix whose factorisation fails (info > 0) keeps its B, as LAPACK's posv/gesv.
  */
+import type { DType } from '../../../core/dtype.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { elementBytes, precisionLetter } from '../common/precision.js';
@@ -25,6 +26,7 @@ import type { FusedSolveParams, PosvSmallParams, SmallSolveParams } from './para
 import { historyStride, slotSetup, type SmallLayout, smallPrelude } from '../common/warp-slots.js';
 import { choleskyRowsSource, loadFactorRows, storeFactorRows } from '../potrf/index.js';
 import { getrfSmallLayout, luPrelude } from '../getrf/index.js';
+import { diagonalReciprocal, overDiagonal } from '../common/diagonal-scale.js';
 
 /** Most right-hand sides per pass. */
 export const RHS_MAX = 4;
@@ -45,14 +47,26 @@ export function gesvLayout(p: Pick<FusedSolveParams, 'dtype' | 'n' | 'warps' | '
 
 const FULL = '0xffffffffu';
 
+/** A sweep's scale: a factor's name, a function of row k's value, or '' (unit diagonal). */
+export type Scale = string | ((v: string) => string);
+
+/**
+ * Division by U(k, k) in thread k (its diag, rinv and rsafe: diagonalReciprocal): the reciprocal
+ * where it is safe, else a division, as LAPACK's trsm divides (a subnormal diagonal's reciprocal
+ * overflows).
+ */
+export const DIVIDE: Scale = (v) => overDiagonal(false, v);
+
 /**
  * Column sweep of one triangular solve on x[RB] (see the file comment): T(r, k) is `elem` (an
  * expression in k), `lane` the lane holding row k, `scale` the factor that turns row k's value into
- * x(k) (empty: unit diagonal). Thread r's result goes to out[RB]. `live` (an expression in k;
+ * x(k), or a function of that value giving x(k) (DIVIDE: by the diagonal; empty: unit diagonal). Thread r's result goes to out[RB]. `live` (an expression in k;
  * empty: every step): the steps that apply (a class member's own rows), the shuffle still run by
  * every lane.
  */
-export function sweep(down: boolean, elem: string, lane: string, scale: string, x: string, out: string, rowIs: string, live = ''): string {
+export function sweep(down: boolean, elem: string, lane: string, scale: Scale, x: string, out: string, rowIs: string, live = ''): string {
+  const v = `${x}[c]`;
+  const scaled = typeof scale === 'function' ? scale(v) : scale ? `${v} * ${scale}` : v;
   const loop = down ? 'for (int k = 0; k < SN; ++k)' : 'for (int k = SN - 1; k >= 0; --k)';
   return `#pragma unroll
     ${loop} {
@@ -60,7 +74,7 @@ export function sweep(down: boolean, elem: string, lane: string, scale: string, 
       const int from = ${lane};
 #pragma unroll
       for (int c = 0; c < RB; ++c) {
-        const real xk = __shfl_sync(${FULL}, ${scale ? `${x}[c] * ${scale}` : `${x}[c]`}, from);
+        const real xk = __shfl_sync(${FULL}, ${scaled}, from);
         ${live ? `if (${live}) { ` : ''}if (${rowIs} == k) ${out}[c] = xk;
         ${x}[c] = fmaReal(-tk, xk, ${x}[c]);${live ? ' }' : ''}
       }
@@ -164,7 +178,7 @@ ${lower ? '' : storeFactor}
 }
 
 /** A column sweep over the rows' positions of an LU (`sweep` with that matrix's elem, lane map and row): (down, scale, x, out). */
-export type PositionSweep = (down: boolean, scale: string, x: string, out: string) => string;
+export type PositionSweep = (down: boolean, scale: Scale, x: string, out: string) => string;
 
 /**
  * gesv after luRows: each position's lane and pivot, then the backward sweep of the bordered columns
@@ -172,7 +186,7 @@ export type PositionSweep = (down: boolean, scale: string, x: string, out: strin
  * row; `guard`: the condition before a column's store ('' for none); `element`: B's element at row pos,
  * column c.
  */
-export function gesvBorderedSolve(swept: PositionSweep, row: string, guard: string, element: string): string {
+export function gesvBorderedSolve(dtype: DType, swept: PositionSweep, row: string, guard: string, element: string): string {
   return `  // The lane of each position, in the buffer the last step did not use (all reads of it are done).
   int* lmap = reinterpret_cast<int*>((STEPS & 1) ? c1 : c0);
   if (${row}) lmap[pos] = lane;
@@ -180,13 +194,14 @@ export function gesvBorderedSolve(swept: PositionSweep, row: string, guard: stri
   real diag = real(1);
 #pragma unroll
   for (int k = 0; k < ROWS; ++k) if (pos == k) diag = rA[k];
-  const real rinv = real(1) / diag;                 // 1 / U(pos, pos)
+  // 1 / U(pos, pos), and whether it is used (LAPACK's trsm divides: a subnormal diagonal's reciprocal overflows).
+  ${diagonalReciprocal(dtype, false)}
   const bool solve = ${row} && inf == 0;
   {
     real z[RB], x[RB];
 #pragma unroll
     for (int c = 0; c < RB; ++c) { z[c] = rA[ROWS + c]; x[c] = real(0); }   // y(pos, c) = (L \\ P b)(pos)
-    ${swept(false, 'rinv', 'z', 'x')}
+    ${swept(false, DIVIDE, 'z', 'x')}
     if (solve) {
 #pragma unroll
       for (int c = 0; c < RB; ++c) ${guard}${element} = x[c];
@@ -203,7 +218,7 @@ export function gesvFurtherPass(swept: PositionSweep, load: string, store: strin
 #pragma unroll
     for (int c = 0; c < RB; ++c) { x[c] = (solve && q0 + c < nrhs) ? ${load} : real(0); z[c] = real(0); w[c] = real(0); }
     ${swept(true, '', 'x', 'z')}
-    ${swept(false, 'rinv', 'z', 'w')}
+    ${swept(false, DIVIDE, 'z', 'w')}
     if (solve) {
 #pragma unroll
       for (int c = 0; c < RB; ++c) if (q0 + c < nrhs) ${store} = w[c];
@@ -239,7 +254,7 @@ ${slotSetup()}
 #pragma unroll
     for (int j = 0; j < ROWS; ++j) a[pos + (long long)j * ldA] = rA[j];
   }
-${gesvBorderedSolve(swept, 'hasRow', '', 'b[pos + (long long)c * ldB]')}
+${gesvBorderedSolve(p.dtype, swept, 'hasRow', '', 'b[pos + (long long)c * ldB]')}
 ${p.more ? `  for (int q0 = RB; q0 < nrhs; q0 += RB) {          // further columns: row r of B is row pos of P B
 ${gesvFurtherPass(swept, 'b[r + (long long)(q0 + c) * ldB]', 'b[pos + (long long)(q0 + c) * ldB]')}
   }
@@ -307,7 +322,8 @@ ${slotSetup()}
   real* b = valid ? ${matrixPointer('B', p.kindB, 'mid')} : nullptr;
   (void)ipiv; (void)pivotStride;
 ${load}
-  const real rinv = real(1) / (valid ? a[r + (long long)r * ldA] : real(1));
+  const real diag = valid ? a[r + (long long)r * ldA] : real(1);
+  ${diagonalReciprocal(p.dtype, false)}
   int src = r;                                      // ${p.variant === 'lu-N' ? 'row of B that is row r of P B' : p.variant === 'lu-T' ? 'row of z that is row r of P^T z' : 'unused'}
 ${lu ? `  if (valid) {
     const int* pv = ipiv + id * (long long)pivotStride;
@@ -325,8 +341,8 @@ ${lu ? `  if (valid) {
     for (int c = 0; c < RB; ++c) { x[c] = (valid && q0 + c < nrhs) ? b[r + (long long)(q0 + c) * ldB] : real(0); y[c] = real(0); w[c] = real(0); }
 ${p.variant === 'lu-N' ? `#pragma unroll
     for (int c = 0; c < RB; ++c) x[c] = __shfl_sync(${FULL}, x[c], base + src);` : ''}
-    ${sweep(true, 'rA[k]', 'base + k', unit1 ? '' : 'rinv', 'x', 'y', 'r')}
-    ${sweep(false, 'rA[k]', 'base + k', unit2 ? '' : 'rinv', 'y', 'w', 'r')}
+    ${sweep(true, 'rA[k]', 'base + k', unit1 ? '' : DIVIDE, 'x', 'y', 'r')}
+    ${sweep(false, 'rA[k]', 'base + k', unit2 ? '' : DIVIDE, 'y', 'w', 'r')}
 ${p.variant === 'lu-T' ? `#pragma unroll
     for (int c = 0; c < RB; ++c) w[c] = __shfl_sync(${FULL}, w[c], base + src);` : ''}
     if (valid) {

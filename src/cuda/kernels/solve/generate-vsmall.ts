@@ -127,7 +127,7 @@ ${memberPrologue}
 #pragma unroll
     for (int j = 0; j < ROWS; ++j) if (j < nm) a[pos + (long long)j * ldm] = rA[j];
   }
-${gesvBorderedSolve(swept, 'hasRow', 'if (c < nrhs) ', column('pos', 'c'))}
+${gesvBorderedSolve(p.dtype, swept, 'hasRow', 'if (c < nrhs) ', column('pos', 'c'))}
 ${p.more ? `  for (int q0 = RB; q0 < passes; q0 += RB) {       // further columns: row r of B is row pos of P B
 ${gesvFurtherPass(swept, column('r', 'q0 + c'), column('pos', 'q0 + c'))}
   }

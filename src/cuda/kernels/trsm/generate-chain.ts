@@ -25,8 +25,9 @@
  */
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
-import { elementBytes, precisionLetter, precisionPrelude } from '../common/precision.js';
+import { elementBytes, mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
 import { FLAG_HELPERS } from '../common/flags.js';
+import { diagonalSafe, overDiagonal } from '../common/diagonal-scale.js';
 import { leafMapping, variantTag } from './generate-leaf.js';
 import type { TrsmChainParams } from './params.js';
 
@@ -49,6 +50,7 @@ export function trsmChainSource(p: TrsmChainParams): KernelSource {
   const m = leafMapping({ side: 'left', uplo: p.uplo, transA: p.transA, diag: p.diag });
   const entry = `trsm_chain_${precisionLetter(p.dtype)}_${variantTag({ side: 'left', uplo: p.uplo, transA: p.transA, diag: p.diag })}_r${p.rhs}_${kindTag(p.kind)}`;
   const source = `${precisionPrelude(p.dtype)}
+${mathHelpers(p.dtype)}
 
 // M = op(A) for (left, ${p.uplo}, ${p.transA}, ${p.diag}).
 constexpr bool TRANSPOSED = ${m.transposed};   // M = A^T
@@ -145,7 +147,9 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) ${entry}(
     for (int p = 0; p < rowsI; ++p) {
       const int k = REVERSE ? rowsI - 1 - p : p;
       real xk = __shfl_sync(0xffffffffu, k < 32 ? v0 : v1, k & 31);
-      if (!UNIT) xk *= rdiag[k];
+      // Over M(k, k): the reciprocal, or a division where M(k, k) is subnormal (LAPACK's trsm divides;
+      // the reciprocal would overflow).
+      if (!UNIT) xk = ${overDiagonal(false, 'xk', { diag: 'diag[k * LDT + k]', rinv: 'rdiag[k]', safe: diagonalSafe(p.dtype, false, 'diag[k * LDT + k]') })};
       if (lane == k) v0 = xk;
       if (lane + 32 == k) v1 = xk;
       if (REVERSE ? lane < k : lane > k) v0 = fmaReal(-diag[lane * LDT + k], xk, v0);
