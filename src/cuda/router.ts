@@ -40,7 +40,7 @@ import { complexGesvdCuda, complexHeevCuda, heevCovers, zgesvdCovers } from './k
 import { complexGesvdBidiagCuda, zgesvdBidiagCovers } from './kernels/zbidiag/index.js';
 import { complexHeevTridiagCuda, heevTridiagCovers } from './kernels/zheev/index.js';
 import { tsm2Cuda, tsm2Serves } from './kernels/tsm2/index.js';
-import { coversEachShape, runByShape } from './kernels/common/shape-groups.js';
+import { coversEachShape, partRequest, runByShape, runParts } from './kernels/common/shape-groups.js';
 import { routesToTsqr } from './kernels/tsqr/index.js';
 import { splitBeyondOwn } from './route-split.js';
 import { complexGelsCuda, complexGeqrfCuda, complexOrgqrCuda, complexOrmqrCuda, zgelsCovers, zormqrCovers, zqrCovers } from './kernels/zqr/index.js';
@@ -142,6 +142,20 @@ function routed<K extends 'getrf'>(op: K): GpuOp<K> {
 }
 const ROUTED_GETRF = routed('getrf');
 
+/**
+ * getrf on cuSOLVER, and on the own route the matrices it hands back (a pivot below the smallest
+ * normal number, whose reciprocal the vendor multiplies by: vendor/getrf.ts), A restored: run as a
+ * variable batch of those members, ipiv and info scattered to their places.
+ */
+function cusolverGetrfGuarded(dev: GpuDevice, r: DeviceRequest<'getrf'>): void {
+  const redo = cusolverGetrf(dev, r);
+  if (redo.length === 0) return;
+  const request = r as unknown as Record<string, unknown>;
+  runParts('getrf', dev, request, [redo], (members, ints) => partRequest('getrf', request, members, ints), (part) => {
+    runCandidate(ownRoute('getrf', part, dev), dev, part);
+  });
+}
+
 /** An operation with one GPU design, named as the operation, that takes every request: it, then the CPU reference. */
 function single<K extends OpName>(op: K, run: GpuOp<K>): readonly Candidate<K>[] {
   return [{ name: op, run }, CPU];
@@ -221,7 +235,7 @@ export const ROUTES: { readonly [K in OpName]: readonly Candidate<K>[] } = {
     CPU,
   ],
   getrf: [
-    vendor('cusolver', cusolverGetrfCovers, cusolverGetrf),
+    vendor('cusolver', cusolverGetrfCovers, cusolverGetrfGuarded),
     { name: 'vbatched', covers: (r, dev) => getrfVbatchedCovers(r, dev), run: (dev, r) => getrfVbatchedCuda(dev, r) },
     { name: 'getrf', run: getrfCuda },
     CPU,

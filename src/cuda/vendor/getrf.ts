@@ -11,13 +11,20 @@
  * info (LAPACK's: k where U(k, k) is exactly zero, the factorisation completed). A NaN stays in its
  * matrix; after it meets a NaN the vendor's pivot search may choose other rows than the reference's
  * (which never picks a NaN over a number).
+ *
+ * The vendor multiplies by the reciprocal of every pivot, however small (on an H200, a float32 pivot
+ * of 2^-140 gave U = -Inf and NaN after it; LAPACK's getf2 divides where the pivot is below the
+ * smallest normal number). So each matrix is kept before the call, and a matrix whose factor holds a
+ * nonzero pivot below the smallest normal number is written back as it was and returned to the
+ * caller, which factors it on the own route (router.ts). That check reads one flag a matrix back to
+ * the host: the route waits for its work.
  */
 import { batchCount } from '../../core/batch.js';
 import type { Requests } from '../../core/op-specs.js';
 import { Workspace } from '../runtime/workspace.js';
 import type { DeviceArray, GpuDevice } from '../runtime/types.js';
 import { launchGroups, matrixAddress, type LaunchGroup } from './groups.js';
-import { launchGetrfScatter } from './kernels.js';
+import { launchGetrfKeep, launchGetrfScatter, launchGetrfTiny } from './kernels.js';
 import { vendorSolver } from './native.js';
 import { deviceDtype, fitsInt32, squareOrder, vendorCard, vendorServes } from './rules.js';
 
@@ -66,15 +73,40 @@ function scatter(dev: GpuDevice, r: GetrfRequest, groups: readonly LaunchGroup[]
   });
 }
 
-export function cusolverGetrf(dev: GpuDevice, r: GetrfRequest): void {
+/** The elements of group g's matrices kept densely before the vendor's call: where group g's start, and in all. */
+function keptBases(groups: readonly LaunchGroup[]): { bases: number[]; total: number } {
+  const bases: number[] = [];
+  let total = 0;
+  for (const g of groups) {
+    bases.push(total);
+    total += g.members.length * g.shapes[0]!.rows * g.shapes[0]!.cols;
+  }
+  return { bases, total };
+}
+
+/**
+ * Factors every matrix of `r` on cusolverDn?getrf; returns the batch places (ascending) of the
+ * matrices whose factor had a nonzero pivot below the smallest normal number, restored to A as
+ * given (their ipiv and info to be written by the caller's own route).
+ */
+export function cusolverGetrf(dev: GpuDevice, r: GetrfRequest): number[] {
   const count = batchCount(r.a);
-  if (count === 0) return;
+  if (count === 0) return [];
   const dtype = deviceDtype(r.a);
   const solver = vendorSolver(dev);
   const frame = Workspace.of(dev).frame();
   try {
     const groups = launchGroups(dev, frame, [r.a], ['a']);
     const s = scratch(dev, frame, groups, count);
+    const keep = keptBases(groups);
+    const kept = frame.take(dtype, Math.max(1, keep.total), 'getrf: A kept for the matrices the vendor cannot factor');
+    const flags = frame.take('int32', count, 'getrf: the matrices with a pivot below the smallest normal number');
+    dev.fill(flags, 0);
+    const each = (run: (g: LaunchGroup, kept: DeviceArray, flags: DeviceArray, rows: number, cols: number) => void): void => groups.forEach((g, gi) => {
+      const { rows, cols } = g.shapes[0]!, n = g.members.length;
+      run(g, dev.view(kept, keep.bases[gi]!, Math.max(1, n * rows * cols)), dev.view(flags, s.bases[gi]!, n), rows, cols);
+    });
+    each((g, k, f, rows, cols) => launchGetrfKeep(dev, dtype, g.operands[0]!, rows, cols, k, f, g.members.length, false));
     if (solver !== undefined) {
       const calls = groups.flatMap((g, gi) => {
         const k = Math.min(g.shapes[0]!.rows, g.shapes[0]!.cols), at = pivotBase(groups, gi);
@@ -88,8 +120,18 @@ export function cusolverGetrf(dev: GpuDevice, r: GetrfRequest): void {
       }
     }
     scatter(dev, r, groups, s);
+    each((g, _k, f, rows, cols) => launchGetrfTiny(dev, dtype, g.operands[0]!, Math.min(rows, cols), f, g.members.length));
+    const flagged = dev.download(flags) as Int32Array;
+    const redo: number[] = [];
+    each((g, k, f, rows, cols) => {
+      const base = s.bases[groups.indexOf(g)]!;
+      const mine = g.members.filter((_, q) => flagged[base + q] !== 0);
+      if (mine.length === 0) return;
+      launchGetrfKeep(dev, dtype, g.operands[0]!, rows, cols, k, f, g.members.length, true);
+      redo.push(...mine);
+    });
+    return redo.sort((x, y) => x - y);
   } finally {
     frame.end();
   }
 }
-

@@ -13,6 +13,12 @@
  *   is where the reference fails), so NaN and Inf report as the own routes report them, whatever
  *   the vendor does with them.
  * - getrf_scatter: the vendor's 1-based pivots, minus one, and its info, to the batch's places.
+ * - getrf_keep, getrf_tiny, getrf_restore: around the vendor's LU, which multiplies by the
+ *   reciprocal of each pivot however small it is (cusolverDnSgetrf on an H200: a pivot of 2^-140
+ *   in float32 gave U = -Inf and NaN after it, where sgetf2 divides below the smallest normal
+ *   number): each matrix is kept (packed densely into scratch) before the call; after it, a
+ *   matrix is flagged where a stored pivot U(j, j) is nonzero and below the smallest normal
+ *   number; the flagged ones are written back as they were, for the own route to factor.
  * - syev_pack: the referenced triangle mirrored into a dense scratch matrix (what
  *   cusolverDnXsyevBatched takes); a NaN or Inf is written as 0 and flags the matrix.
  * - syev_unpack: eigenvectors (jobz 'vectors') and eigenvalues back to the batch's layout, NaN for a
@@ -127,6 +133,42 @@ export function getrfScatterSource(): KernelSource {
   const long long b = index ? index[q] : q;
   if (j < k) ipiv[b * pivotStride + j] = pivots[(long long)q * k + j] - 1;
   if (j == 0) info[b] = vendor[q];
+}
+`;
+  return { name: `${entry}.cu`, source, entry };
+}
+
+const getrfKeepEntry = (dtype: DType, kind: OperandKind, restore: boolean): string =>
+  `vendor_getrf_${restore ? 'restore' : 'keep'}_${precisionLetter(dtype)}_${kindTag(kind)}`;
+
+/** getrf_keep (A into the dense `kept`, rows x cols a matrix) or getrf_restore (the flagged matrices' `kept` back into A). */
+export function getrfKeepSource(dtype: DType, kind: OperandKind, restore: boolean): KernelSource {
+  const entry = getrfKeepEntry(dtype, kind, restore);
+  const source = `${head(dtype)}
+extern "C" __global__ void ${entry}(${operandParameters('A', kind, restore)}, int rows, int cols, ${restore ? 'const ' : ''}real* __restrict__ kept,
+    const int* __restrict__ flags, int count, int parts) {
+${BLOCK}  ${restore ? 'if (flags[q] == 0) return;\n  ' : '(void)flags;\n  '}${restore ? '' : 'const '}real* a = ${matrixPointer('A', kind, 'q')};
+  ${restore ? 'const ' : ''}real* k = kept + (long long)q * rows * cols;
+  for (int j = part; j < cols; j += parts) {
+    for (int i = threadIdx.x; i < rows; i += blockDim.x) ${restore ? 'a[i + (long long)j * ldA] = k[i + (long long)j * rows]' : 'k[i + (long long)j * rows] = a[i + (long long)j * ldA]'};
+  }
+}
+`;
+  return { name: `${entry}.cu`, source, entry };
+}
+
+const getrfTinyEntry = (dtype: DType, kind: OperandKind): string => `vendor_getrf_tiny_${precisionLetter(dtype)}_${kindTag(kind)}`;
+
+/** getrf_tiny: flags[q] = 1 where one of matrix q's k stored pivots is nonzero with |U(j, j)| below the smallest normal number (NaN is not). */
+export function getrfTinySource(dtype: DType, kind: OperandKind): KernelSource {
+  const entry = getrfTinyEntry(dtype, kind);
+  const source = `${head(dtype)}
+extern "C" __global__ void ${entry}(${operandParameters('A', kind, false)}, int k, int* __restrict__ flags, int count, int parts) {
+${BLOCK}  const real* a = ${matrixPointer('A', kind, 'q')};
+  for (long long j = (long long)part * blockDim.x + threadIdx.x; j < k; j += (long long)parts * blockDim.x) {
+    const real u = a[j + j * ldA];
+    if (u != 0 && fabs(u) < ${dtypeInfo(dtype).cuda.safeMin}) flags[q] = 1;
+  }
 }
 `;
   return { name: `${entry}.cu`, source, entry };
@@ -372,6 +414,23 @@ export function launchSyevUnpack(dev: GpuDevice, dtype: DType, a: GroupOperand, 
   cachedKernel(dev, syevUnpackEntry(dtype, a.kind, w.kind, element), () => syevUnpackSource(dtype, a.kind, w.kind, element)).launch({ grid: shape.grid, block: shape.block },
     [...operand(a), ...operand(w), arg.ptr(srcA), arg.ptr(srcW), arg.ptr(flags), arg.ptr(vendor), arg.ptr(info), ptrOrNull(index),
       arg.i32(n), arg.i32(count), arg.i32(vectors ? 1 : 0), arg.i32(shape.parts)]);
+}
+
+/** getrf_keep / getrf_restore over a group's `count` matrices (rows x cols): `kept` holds them densely, matrix after matrix. */
+export function launchGetrfKeep(dev: GpuDevice, dtype: DType, a: GroupOperand, rows: number, cols: number, kept: DeviceArray, flags: DeviceArray,
+  count: number, restore: boolean): void {
+  if (count === 0 || rows === 0 || cols === 0) return;
+  const shape = perMatrix(cols, count);
+  cachedKernel(dev, getrfKeepEntry(dtype, a.kind, restore), () => getrfKeepSource(dtype, a.kind, restore)).launch({ grid: shape.grid, block: shape.block },
+    [...operand(a), arg.i32(rows), arg.i32(cols), arg.ptr(kept), arg.ptr(flags), arg.i32(count), arg.i32(shape.parts)]);
+}
+
+/** getrf_tiny over a group's `count` factors (k = min(rows, cols) pivots each) into `flags` (set, never cleared). */
+export function launchGetrfTiny(dev: GpuDevice, dtype: DType, a: GroupOperand, k: number, flags: DeviceArray, count: number): void {
+  if (count === 0 || k === 0) return;
+  const parts = Math.max(1, Math.min(64, Math.ceil(k / 256)));
+  cachedKernel(dev, getrfTinyEntry(dtype, a.kind), () => getrfTinySource(dtype, a.kind)).launch({ grid: [count * parts, 1, 1], block: [256, 1, 1] },
+    [...operand(a), arg.i32(k), arg.ptr(flags), arg.i32(count), arg.i32(parts)]);
 }
 
 /** The 1-based pivots of a group's `count` matrices (n each) from the API's `ipiv` into `packed` (int32, count x n). */
