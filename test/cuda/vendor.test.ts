@@ -23,7 +23,7 @@ import { test } from 'node:test';
 process.env['MYRIAD_LIBCUBLAS'] = '/nonexistent/libcublas.so';
 process.env['MYRIAD_LIBCUSOLVER'] = '/nonexistent/libcusolver.so';
 
-const { strided } = await import('../../src/core/batch.js');
+const { strided, variable } = await import('../../src/core/batch.js');
 const { cpuPotrf } = await import('../../src/cpu/lapack/index.js');
 const { cpuPotrfComplex } = await import('../../src/cpu/complex/zpotrf.js');
 const { choose, chooseComplex, COMPLEX_ROUTES, ownRoute, ROUTES } = await import('../../src/cuda/router.js');
@@ -146,11 +146,14 @@ test('forced on a device that runs nothing, the vendor routes plan their kernels
   const r = requests(dev);
   vendor.cusolverPotrf(dev, r.potrf(64) as never);
   vendor.cusolverGetrf(dev, r.getrf(64, 2) as never);
+  // A variable batch with an empty member after a 1 x 1 one (its group keeps nothing).
+  const mixed = variable([{ data: dev.alloc('float64', 1), rows: 1, cols: 1 }, { data: dev.alloc('float64', 1), rows: 0, cols: 0 }]);
+  assert.deepEqual(vendor.cusolverGetrf(dev, { a: mixed, ipiv: dev.alloc('int32', 2), pivotStride: 1, info: dev.alloc('int32', 2) } as never), []);
   vendor.cusolverSyev(dev, r.syev(16, 3) as never);
   vendor.cublasGemm(dev, r.gemm(16, 3) as never);
   assert.deepEqual(dev.sources.map((s) => s.entry).sort(), [
-    'vendor_getrf_keep_d_st', 'vendor_getrf_scatter', 'vendor_getrf_tiny_d_st', 'vendor_potrf_info', 'vendor_potrf_scan_d_l_st', 'vendor_syev_pack_d_l_st',
-    'vendor_syev_unpack_d_st_st',
+    'vendor_getrf_keep_d_pa', 'vendor_getrf_keep_d_st', 'vendor_getrf_scatter', 'vendor_getrf_tiny_d_pa', 'vendor_getrf_tiny_d_st', 'vendor_potrf_info',
+    'vendor_potrf_scan_d_l_st', 'vendor_syev_pack_d_l_st', 'vendor_syev_unpack_d_st_st',
   ]);
 });
 

@@ -6,7 +6,8 @@
  * side / uplo / trans / diag, both element types, triangles of order 1 to 32, strided and list
  * batches with ragged leading dimensions and gaps, more vectors than a pass takes (the passes over
  * blockIdx.y), complex alpha; alpha = 0 (B zero, the NaN-filled A not read) and singular triangles
- * (a zero on the diagonal: NaN exactly where the reference has it). Everything a solve must not
+ * (a zero on the diagonal: NaN exactly where the reference has it) and subnormal diagonal entries
+ * (X finite: divided by, not multiplied by an overflowing reciprocal). Everything a solve must not
  * read is NaN (test/helpers/ztrsm-data.ts), and every pair outside B must come back bit for bit.
  * Both designs: as planned, and the columns design forced at orders 1 to 32 (every variant once,
  * part-full blocks, several matrices a block and vectors a thread, B's first pass loaded before
@@ -38,6 +39,12 @@ type Form = 'strided' | 'list';
 interface Case extends ZtrsmCase {
   dtype: DType; order: number; vectors: number; count: number; formA: Form; formB: Form;
   alpha: ComplexScalar; zeroAt: number;
+  /**
+   * Where T's diagonal entry is a subnormal (0, 2^-140 in complex64, 2^-1060 in complex128), whose
+   * reciprocal overflows: that entry's row and column of the stored triangle zero off the diagonal, and
+   * that row (left) or column (right) of B of order 2^-120 (2^-1000), so X stays finite.
+   */
+  tinyAt?: number;
   /** Pins the design and its choices (the columns design at any order, its matrices a block and vectors a thread). */
   force?: ZtrsmForce;
 }
@@ -88,6 +95,10 @@ function columnsCases(): Case[] {
     out.push({ side: 'left', uplo: 'upper', transA: 'C', diag: 'nonunit', dtype, order: 11, vectors: 10, count: 2, formA: 'list', formB: 'strided', alpha: [1, 0], zeroAt: -1, force: columns(2, 2) });
     out.push({ side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', dtype, order: 16, vectors: 9, count: 3, formA: 'strided', formB: 'strided', alpha: [1, 0.5], zeroAt: 6, force: columns(2, 1) });
     out.push({ side: 'right', uplo: 'upper', transA: 'C', diag: 'nonunit', dtype, order: 30, vectors: 12, count: 2, formA: 'list', formB: 'strided', alpha: [-1, 0], zeroAt: 0, force: columns(1, 1) });
+    // A subnormal diagonal entry: divided by, not multiplied by its reciprocal (which overflows).
+    out.push({ side: 'left', uplo: 'lower', transA: 'N', diag: 'nonunit', dtype, order: 13, vectors: 40, count: 3, formA: 'strided', formB: 'strided', alpha: [0.75, -1.25], zeroAt: -1, tinyAt: 5, force: columns(2, 1) });
+    out.push({ side: 'right', uplo: 'upper', transA: 'C', diag: 'nonunit', dtype, order: 20, vectors: 9, count: 2, formA: 'list', formB: 'strided', alpha: [1, 0], zeroAt: -1, tinyAt: 19, force: columns(2, 2) });
+    out.push({ side: 'left', uplo: 'upper', transA: 'T', diag: 'nonunit', dtype, order: 8, vectors: 3, count: 3, formA: 'strided', formB: 'list', alpha: [1, 0.5], zeroAt: -1, tinyAt: 0 });
   }
   return out;
 }
@@ -110,6 +121,27 @@ function batchOf<S>(buffer: S, l: Layout, form: Form, dtype: 'complex128' | 'com
 /** The matrix of B that pair e lies in, or -1. */
 const matrixOf = (l: Layout) => (e: number): number => l.offsets.findIndex((o) => e >= o && e < o + l.ld * l.cols && (e - o) % l.ld < l.rows);
 
+/** Case.tinyAt's entry of T (k, k) in every matrix of A, and the scaled row or column k of B. */
+function plantTiny(c: Case, k: number, data: Float64Array, la: Layout, lb: Layout): void {
+  const [tiny, small] = c.dtype === 'float32' ? [2 ** -140, 2 ** -120] : [2 ** -1060, 2 ** -1000];
+  const stored = (i: number, j: number): boolean => (c.uplo === 'lower' ? i >= j : i <= j);
+  for (const o of la.offsets) {
+    for (let q = 0; q < c.order; q++) {
+      if (q === k) continue;
+      for (const [i, j] of [[k, q], [q, k]] as const) if (stored(i, j)) data.fill(0, 2 * (o + i + j * la.ld), 2 * (o + i + j * la.ld) + 2);
+    }
+    data[2 * (o + k + k * la.ld)] = 0;
+    data[2 * (o + k + k * la.ld) + 1] = tiny;
+  }
+  for (const o of lb.offsets) {
+    for (let v = 0; v < (c.side === 'left' ? lb.cols : lb.rows); v++) {
+      const e = 2 * (o + (c.side === 'left' ? k + v * lb.ld : v + k * lb.ld));
+      data[e] *= small;
+      data[e + 1] *= small;
+    }
+  }
+}
+
 interface Prepared { c: Case; dir: string; exe: string; input: string; defines: string[]; entry: string; want: Float64Array; lb: Layout; len: number }
 
 function prepare(c: Case, index: number, root: string): Prepared {
@@ -127,6 +159,7 @@ function prepare(c: Case, index: number, root: string): Prepared {
     fillComplexTriangle(rng, before, o, la.ld, c.order, c.uplo, c.diag, c.zeroAt);
   }
   lb.offsets.forEach((o) => { for (let j = 0; j < cols; j++) for (let i = 0; i < rows; i++) { const e = 2 * (o + i + j * lb.ld); before[e] = rng.uniform(); before[e + 1] = rng.uniform(); } });
+  if (c.tinyAt !== undefined) plantTiny(c, c.tinyAt, before, la, lb);
   for (let f = 0; f < before.length; f++) before[f] = round(before[f]!);
   const want = before.slice();
   const side = { side: c.side, uplo: c.uplo, transA: c.transA, diag: c.diag, alpha: c.alpha };
@@ -164,7 +197,7 @@ describe('complex trsm kernels run on the host', { skip, timeout: 1_800_000 }, (
   before(() => compileHarnesses(HARNESS, prepared));
   after(() => { if (root !== '') rmSync(root, { recursive: true, force: true }); });
   for (const [i, c] of all.entries()) {
-    const extra = c.zeroAt >= 0 ? `, T(${c.zeroAt}, ${c.zeroAt}) = 0` : c.alpha[0] === 1 && c.alpha[1] === 0 ? ', alpha 1' : c.alpha[0] === 0 ? ', alpha 0' : '';
+    const extra = c.zeroAt >= 0 ? `, T(${c.zeroAt}, ${c.zeroAt}) = 0` : c.tinyAt !== undefined ? `, T(${c.tinyAt}, ${c.tinyAt}) subnormal` : c.alpha[0] === 1 && c.alpha[1] === 0 ? ', alpha 1' : c.alpha[0] === 0 ? ', alpha 0' : '';
     const design = c.force?.design === 'columns' ? `, columns ${c.force.matrices} a block, ${c.force.rhs} a thread${c.force.early === false ? ', B after the triangles' : ''}` : '';
     it(`${variantName(c)} ${c.dtype === 'float64' ? 'complex128' : 'complex64'} order ${c.order}, ${c.vectors} vectors, A ${c.formA}, B ${c.formB}${extra}${design}`, () => {
       const p = prepared[i]!;
@@ -179,6 +212,10 @@ describe('complex trsm kernels run on the host', { skip, timeout: 1_800_000 }, (
         got.forEach((v, f) => { if (inB(Math.floor(f / 2)) >= 0) assert.ok(Object.is(v, 0), `${p.entry}: alpha = 0 leaves float ${f} = ${v}`); });
       }
       if (c.zeroAt >= 0) assert.ok(p.want.some((v, f) => Number.isNaN(v) && matrixOf(p.lb)(Math.floor(f / 2)) >= 0), 'the singular case has NaN in the reference');
+      if (c.tinyAt !== undefined) {
+        const inB = matrixOf(p.lb);
+        assert.ok(p.want.every((v, f) => inB(Math.floor(f / 2)) < 0 || Number.isFinite(v)), 'the subnormal case is finite in the reference');
+      }
       compareComplex(got, p.want, matrixOf(p.lb), ztrsmTolerance(c.dtype, c.order), `${p.entry} (${variantName(c)})`);
     });
   }

@@ -20,7 +20,7 @@ const skip = gpuSkipReason();
 const ORDERS = [2, 3, 8, 16, 17, 24, 32, 33, 48, 64, 100, 130, 256];
 
 /** Every kind at each order, one matrix and batches, getrf and gesv; `force` pins routes (a vendor's). */
-function checkOrders(dtype: Case['dtype'], orders: readonly number[], force: Partial<Record<'getrf' | 'gesv', string>> = {}): void {
+function checkOrders(dtype: Case['dtype'], orders: readonly number[], force: Partial<Record<'getrf' | 'gesv', string>> = {}, nrhs?: number): void {
   const { ctx, backend } = gpuContext();
   const gpu = viaContext(ctx);
   const saved = backend.force;
@@ -30,7 +30,7 @@ function checkOrders(dtype: Case['dtype'], orders: readonly number[], force: Par
     for (const n of orders) for (const kind of isComplex(dtype) ? COMPLEX_KINDS : REAL_KINDS) {
       if (kind.size > n) continue;
       for (const count of n <= 64 ? [1, 5, 64] : [1, 5]) {
-        const c: Case = { dtype, n, kind, count, nrhs: 1 + (n % 2) };
+        const c: Case = { dtype, n, kind, count, nrhs: nrhs ?? 1 + (n % 2) };
         for (const op of ['getrf', 'gesv'] as const) check(label, c, op, gpu);
       }
     }
@@ -52,5 +52,13 @@ for (const dtype of ['float32', 'float64'] as const) {
   test(`GPU ${dtype} getrf and gesv on the vendor routes (forced): a pivot that stores as zero is zero, a subnormal one solves`, { skip, timeout: 300_000 }, (t) => {
     if (!vendorUsable(gpu(), 'cusolver') || !vendorUsable(gpu(), 'cublas')) { t.skip('cuSOLVER or cuBLAS does not load on this machine'); return; }
     checkOrders(dtype, [3, 8, 33, 64, 130, 256], { getrf: 'cusolver', gesv: 'cublas' });
+  });
+}
+
+// Many right-hand sides: the solves' blocked routes (trsm's recursion and its leaves) on a U whose
+// stored pivot is subnormal.
+for (const dtype of ['float32', 'complex64'] as const) {
+  test(`GPU ${dtype} gesv with 16 and 40 right-hand sides: a subnormal stored pivot solves`, { skip, timeout: 300_000 }, () => {
+    for (const nrhs of [16, 40]) checkOrders(dtype, [8, 33, 64, 130, 256], {}, nrhs);
   });
 }

@@ -6,6 +6,7 @@
 // where its kernels use it, and its `using std::` math, then includes the kernel.
 // (cuda-host-shim.h is the simpler model of the kernels without warp intrinsics.)
 #pragma once
+#include <atomic>
 #include <barrier>
 #include <thread>
 #include <vector>
@@ -44,6 +45,8 @@ inline unsigned __ballot_sync(unsigned, int pred) {
   g_warp[w]->arrive_and_wait();
   return bits;
 }
+// Threads run at once here: the atomics as the hardware's (std::atomic_ref on the word).
+inline unsigned atomicOr(unsigned* p, unsigned v) { return std::atomic_ref<unsigned>(*p).fetch_or(v); }
 inline int __ffs(unsigned x) { return x == 0u ? 0 : __builtin_ctz(x) + 1; }
 inline bool __all_sync(unsigned m, int pred) { return __ballot_sync(m, pred) == 0xffffffffu; }
 inline bool __any_sync(unsigned m, int pred) { return (__ballot_sync(m, pred) & m) != 0u; }

@@ -103,8 +103,9 @@ export function cusolverGetrf(dev: GpuDevice, r: GetrfRequest): number[] {
     const flags = frame.take('int32', count, 'getrf: the matrices with a pivot below the smallest normal number');
     dev.fill(flags, 0);
     const each = (run: (g: LaunchGroup, kept: DeviceArray, flags: DeviceArray, rows: number, cols: number) => void): void => groups.forEach((g, gi) => {
-      const { rows, cols } = g.shapes[0]!, n = g.members.length;
-      run(g, dev.view(kept, keep.bases[gi]!, Math.max(1, n * rows * cols)), dev.view(flags, s.bases[gi]!, n), rows, cols);
+      const { rows, cols } = g.shapes[0]!, n = g.members.length, size = n * rows * cols;
+      // An empty group (0 rows or columns) keeps nothing; its kernels return at once.
+      run(g, size > 0 ? dev.view(kept, keep.bases[gi]!, size) : kept, dev.view(flags, s.bases[gi]!, n), rows, cols);
     });
     each((g, k, f, rows, cols) => launchGetrfKeep(dev, dtype, g.operands[0]!, rows, cols, k, f, g.members.length, false));
     if (solver !== undefined) {

@@ -9,7 +9,10 @@
  * the diagonal only for 'nonunit'; the other triangle is never read) from global memory, consecutive
  * threads on consecutive elements of a column, into shared memory, packed column by column in A's
  * own coordinates (conjugated on the way for 'C', each diagonal entry replaced by its reciprocal,
- * Smith's as divisor.ts). Then each matrix's LANES threads take RPT vectors each (vector q of the
+ * Smith's as divisor.ts; where the entry's modulus is below the smallest normal number its
+ * reciprocal may overflow, so the entry is scaled by 2^64 first, exactly, and a bit of the matrix's
+ * mask says to scale x(k) back by 2^64 after the multiply: x(k) = z / d >= 2^-52 in modulus there
+ * (z at least the smallest subnormal), so x(k) 2^-64 is normal and loses nothing). Then each matrix's LANES threads take RPT vectors each (vector q of the
  * pass: thread q mod LANES), hold them in registers (N pairs a vector) and run the substitution, a
  * column sweep fully unrolled: x(k) := x(k) / T(k, k), then x(r) -= T(r, k) x(k) for the rows
  * after k (forward for lower T, backward for upper), every T(r, k) a shared-memory load at a
@@ -35,6 +38,7 @@ import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { complexBytes, complexLetter, complexPrelude, complexScalarHelpers } from '../common/complex.js';
 import { mathHelpers, precisionPrelude } from '../common/precision.js';
+import { diagonalSafe } from '../common/diagonal-scale.js';
 import { triangleView } from '../common/triangle-warp.js';
 import { DIVISOR } from './divisor.js';
 import type { ZtrsmColumnsParams } from './params.js';
@@ -123,7 +127,8 @@ ${indent}}`.replace(/^ *#pragma/gm, '#pragma');
 ${mathHelpers(p.dtype)}
 ${complexPrelude(p.dtype)}
 ${complexScalarHelpers(p.dtype)}
-${v.unit ? '' : DIVISOR}
+${v.unit ? '' : `${DIVISOR}
+constexpr real TWO64 = real(18446744073709551616.0);   // 2^64: a subnormal diagonal entry times it is normal`}
 ${constants}
 
 // Place of stored A(i, j) in a slot: A's ${p.uplo} triangle packed column by column.
@@ -137,7 +142,8 @@ extern "C" __global__ void __launch_bounds__(THREADS) ${entry}(
     ${operandParameters('B', p.kindB, true, 'real2')},
     const int* __restrict__ index, int count, int nrhs, double alphaRe, double alphaIm) {
   __shared__ __align__(16) real2 sA[MPB * SLOT];
-  const int tid = threadIdx.x;
+${v.unit ? '' : `  __shared__ unsigned sTiny[MPB];                    // bit k: 1 / (T(k, k) 2^64) kept (1 / T(k, k) may overflow)
+`}  const int tid = threadIdx.x;
   const int slot = tid / LANES;                       // this thread's matrix in the block
   const int lane = tid - slot * LANES;
   const long long first = (long long)blockIdx.x * MPB;
@@ -165,7 +171,8 @@ extern "C" __global__ void __launch_bounds__(THREADS) ${entry}(
   real2 x[RPT][N];
 ${p.early ? `  // The first pass's vectors, in flight while the triangles load.
 ${loadPass('  ')}
-` : ''}  // The block's triangles: element e of the MPB squares (column-major in each), kept where stored.
+` : ''}${v.unit ? '' : `  for (int m = tid; m < MPB; m += THREADS) sTiny[m] = 0u;
+`}  // The block's triangles: element e of the MPB squares (column-major in each), kept where stored.
 #pragma unroll
   for (int l = 0; l < LOADS; ++l) {
     const int e = tid + l * THREADS;
@@ -179,10 +186,17 @@ ${loadPass('  ')}
     }
   }
   __syncthreads();
-${v.unit ? '' : `  // Each diagonal entry replaced by its reciprocal (Smith's), one thread an entry.
+${v.unit ? '' : `  // Each diagonal entry replaced by its reciprocal (Smith's), one thread an entry; below the smallest
+  // normal modulus, by the reciprocal of the entry times 2^64 (bit k of the matrix's mask).
   for (int e = tid; e < MPB * N; e += THREADS) {
     const int m = e / N, k = e - m * N;
-    if (first + m < count) sA[m * SLOT + packedAt(k, k)] = divBy(makeReal2(real(1), real(0)), divisorOf(sA[m * SLOT + packedAt(k, k)]));
+    if (first + m >= count) continue;
+    real2 d = sA[m * SLOT + packedAt(k, k)];
+    if (!(${diagonalSafe(p.dtype, true, 'd')})) {
+      d = makeReal2(d.x * TWO64, d.y * TWO64);
+      atomicOr(&sTiny[m], 1u << k);
+    }
+    sA[m * SLOT + packedAt(k, k)] = divBy(makeReal2(real(1), real(0)), divisorOf(d));
   }
   __syncthreads();
 `}  const bool scale = !(alphaRe == 1.0 && alphaIm == 0.0);
@@ -195,7 +209,7 @@ ${v.unit ? '' : `  // Each diagonal entry replaced by its reciprocal (Smith's), 
     asm volatile("" : "+r"(at));
 #endif
     const real2* t = sA + at;
-${p.early ? `    if (pass != (int)blockIdx.y) {
+${v.unit ? '' : '    const unsigned tiny = sTiny[valid ? slot : 0];\n'}${p.early ? `    if (pass != (int)blockIdx.y) {
 ${loadPass('      ')}
     }` : loadPass('    ')}
     if (scale) {
@@ -207,9 +221,13 @@ ${loadPass('      ')}
 #pragma unroll
     for (int s = 0; s < N; ++s) {
       const int k = ${v.lowerT ? 's' : 'N - 1 - s'};
-${v.unit ? '' : `      const real2 d = t[packedAt(k, k)];            // 1 / T(k, k)
+${v.unit ? '' : `      const real2 d = t[packedAt(k, k)];            // 1 / T(k, k), or 1 / (T(k, k) 2^64) where bit k of tiny is set
 #pragma unroll
       for (int c = 0; c < RPT; ++c) x[c][k] = mulReal2(x[c][k], d);
+      if ((tiny >> k) & 1u) {
+#pragma unroll
+        for (int c = 0; c < RPT; ++c) x[c][k] = makeReal2(x[c][k].x * TWO64, x[c][k].y * TWO64);
+      }
 `}#pragma unroll
       for (int u = 1; u < N; ++u) {                 // constant trip counts: the nest unrolls whole, x stays in registers
         if (u > s) {
