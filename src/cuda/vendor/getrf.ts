@@ -102,10 +102,11 @@ export function cusolverGetrf(dev: GpuDevice, r: GetrfRequest): number[] {
     const kept = frame.take(dtype, Math.max(1, keep.total), 'getrf: A kept for the matrices the vendor cannot factor');
     const flags = frame.take('int32', count, 'getrf: the matrices with a pivot below the smallest normal number');
     dev.fill(flags, 0);
-    const each = (run: (g: LaunchGroup, kept: DeviceArray, flags: DeviceArray, rows: number, cols: number) => void): void => groups.forEach((g, gi) => {
+    // Group g's kept matrices and flags (places s.bases[g] on), with its shape.
+    const each = (run: (g: LaunchGroup, kept: DeviceArray, flags: DeviceArray, rows: number, cols: number, gi: number) => void): void => groups.forEach((g, gi) => {
       const { rows, cols } = g.shapes[0]!, n = g.members.length, size = n * rows * cols;
       // An empty group (0 rows or columns) keeps nothing; its kernels return at once.
-      run(g, size > 0 ? dev.view(kept, keep.bases[gi]!, size) : kept, dev.view(flags, s.bases[gi]!, n), rows, cols);
+      run(g, size > 0 ? dev.view(kept, keep.bases[gi]!, size) : kept, dev.view(flags, s.bases[gi]!, n), rows, cols, gi);
     });
     each((g, k, f, rows, cols) => launchGetrfKeep(dev, dtype, g.operands[0]!, rows, cols, k, f, g.members.length, false));
     if (solver !== undefined) {
@@ -124,9 +125,8 @@ export function cusolverGetrf(dev: GpuDevice, r: GetrfRequest): number[] {
     each((g, _k, f, rows, cols) => launchGetrfTiny(dev, dtype, g.operands[0]!, Math.min(rows, cols), f, g.members.length));
     const flagged = dev.download(flags) as Int32Array;
     const redo: number[] = [];
-    each((g, k, f, rows, cols) => {
-      const base = s.bases[groups.indexOf(g)]!;
-      const mine = g.members.filter((_, q) => flagged[base + q] !== 0);
+    each((g, k, f, rows, cols, gi) => {
+      const mine = g.members.filter((_, q) => flagged[s.bases[gi]! + q] !== 0);
       if (mine.length === 0) return;
       launchGetrfKeep(dev, dtype, g.operands[0]!, rows, cols, k, f, g.members.length, true);
       redo.push(...mine);
