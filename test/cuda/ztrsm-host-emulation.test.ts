@@ -30,6 +30,7 @@ import { complexTrsmCuda, type ZtrsmForce } from '../../src/cuda/kernels/ztrsm/i
 import type { DeviceArray } from '../../src/cuda/runtime/types.js';
 import { compileHarnesses, HOST_EMULATION_SKIP, operandLine, parseHarnessNumber, RECORDED_BASE, recordingDevice, type Recorded } from '../helpers/recording-device.js';
 import { Rng } from '../helpers/random.js';
+import { plantSubnormalDiagonal } from '../helpers/subnormal-diagonal.js';
 import { compareComplex, fillComplexTriangle, variantName, ZTRSM_VARIANTS, ztrsmTolerance, type ZtrsmCase } from '../helpers/ztrsm-data.js';
 
 const skip = HOST_EMULATION_SKIP;
@@ -39,11 +40,7 @@ type Form = 'strided' | 'list';
 interface Case extends ZtrsmCase {
   dtype: DType; order: number; vectors: number; count: number; formA: Form; formB: Form;
   alpha: ComplexScalar; zeroAt: number;
-  /**
-   * Where T's diagonal entry is a subnormal (0, 2^-140 in complex64, 2^-1060 in complex128), whose
-   * reciprocal overflows: that entry's row and column of the stored triangle zero off the diagonal, and
-   * that row (left) or column (right) of B of order 2^-120 (2^-1000), so X stays finite.
-   */
+  /** Where T's diagonal holds a subnormal entry whose reciprocal overflows, X finite (test/helpers/subnormal-diagonal.ts). */
   tinyAt?: number;
   /** Pins the design and its choices (the columns design at any order, its matrices a block and vectors a thread). */
   force?: ZtrsmForce;
@@ -121,27 +118,6 @@ function batchOf<S>(buffer: S, l: Layout, form: Form, dtype: 'complex128' | 'com
 /** The matrix of B that pair e lies in, or -1. */
 const matrixOf = (l: Layout) => (e: number): number => l.offsets.findIndex((o) => e >= o && e < o + l.ld * l.cols && (e - o) % l.ld < l.rows);
 
-/** Case.tinyAt's entry of T (k, k) in every matrix of A, and the scaled row or column k of B. */
-function plantTiny(c: Case, k: number, data: Float64Array, la: Layout, lb: Layout): void {
-  const [tiny, small] = c.dtype === 'float32' ? [2 ** -140, 2 ** -120] : [2 ** -1060, 2 ** -1000];
-  const stored = (i: number, j: number): boolean => (c.uplo === 'lower' ? i >= j : i <= j);
-  for (const o of la.offsets) {
-    for (let q = 0; q < c.order; q++) {
-      if (q === k) continue;
-      for (const [i, j] of [[k, q], [q, k]] as const) if (stored(i, j)) data.fill(0, 2 * (o + i + j * la.ld), 2 * (o + i + j * la.ld) + 2);
-    }
-    data[2 * (o + k + k * la.ld)] = 0;
-    data[2 * (o + k + k * la.ld) + 1] = tiny;
-  }
-  for (const o of lb.offsets) {
-    for (let v = 0; v < (c.side === 'left' ? lb.cols : lb.rows); v++) {
-      const e = 2 * (o + (c.side === 'left' ? k + v * lb.ld : v + k * lb.ld));
-      data[e] *= small;
-      data[e + 1] *= small;
-    }
-  }
-}
-
 interface Prepared { c: Case; dir: string; exe: string; input: string; defines: string[]; entry: string; want: Float64Array; lb: Layout; len: number }
 
 function prepare(c: Case, index: number, root: string): Prepared {
@@ -159,7 +135,10 @@ function prepare(c: Case, index: number, root: string): Prepared {
     fillComplexTriangle(rng, before, o, la.ld, c.order, c.uplo, c.diag, c.zeroAt);
   }
   lb.offsets.forEach((o) => { for (let j = 0; j < cols; j++) for (let i = 0; i < rows; i++) { const e = 2 * (o + i + j * lb.ld); before[e] = rng.uniform(); before[e + 1] = rng.uniform(); } });
-  if (c.tinyAt !== undefined) plantTiny(c, c.tinyAt, before, la, lb);
+  if (c.tinyAt !== undefined) {
+    const spec = { single: c.dtype === 'float32', parts: 2, uplo: c.uplo, side: c.side, order: c.order, vectors: c.vectors, k: c.tinyAt } as const;
+    plantSubnormalDiagonal(spec, before, la, before, lb);
+  }
   for (let f = 0; f < before.length; f++) before[f] = round(before[f]!);
   const want = before.slice();
   const side = { side: c.side, uplo: c.uplo, transA: c.transA, diag: c.diag, alpha: c.alpha };
