@@ -11,8 +11,9 @@
  * own coordinates (conjugated on the way for 'C', each diagonal entry replaced by its reciprocal,
  * Smith's as divisor.ts; where the entry's modulus is below the smallest normal number its
  * reciprocal may overflow, so the entry is scaled by 2^64 first, exactly, and a bit of the matrix's
- * mask says to scale x(k) back by 2^64 after the multiply: x(k) = z / d >= 2^-52 in modulus there
- * (z at least the smallest subnormal), so x(k) 2^-64 is normal and loses nothing). Then each matrix's LANES threads take RPT vectors each (vector q of the
+ * mask says to scale x(k) back by 2^64 after the multiply: a nonzero x(k) = z / d is then at least
+ * 2^-52 in modulus (|z| at least the smallest subnormal number), so x(k) 2^-64 is normal and the
+ * product loses nothing). Then each matrix's LANES threads take RPT vectors each (vector q of the
  * pass: thread q mod LANES), hold them in registers (N pairs a vector) and run the substitution, a
  * column sweep fully unrolled: x(k) := x(k) / T(k, k), then x(r) -= T(r, k) x(k) for the rows
  * after k (forward for lower T, backward for upper), every T(r, k) a shared-memory load at a
