@@ -4,10 +4,13 @@
  * core/info.ts for the codes). Without it, failure stays per matrix in `info`, never thrown.
  *
  * A matrix counts as failed when its info is non-zero, or (host data) when its output holds
- * NaN or Inf: gesv, gels and getrs run through NaN without a non-zero info.
+ * NaN or Inf: gesv, gels and getrs run through NaN without a non-zero info. Of an output that is one
+ * triangle (potrf, posv, poti, potri, lauum, trtri: `uplo`; trtri's unit diagonal is not read
+ * either) only that part is looked at: the rest is not the call's.
  */
 import { batchCount, isBatch, matrixAt, type Batch } from '../core/batch.js';
 import { isFloatArray } from '../core/dtype.js';
+import type { Diag, Uplo } from '../core/enums.js';
 import { MyriadError, check, describeValue } from '../core/errors.js';
 import { INFO_OP_NAMES, OP_SPECS } from '../core/op-specs.js';
 import { INFO_OPS, failureError, isJacobi, orderKind, type Failure, type InfoOp } from '../core/info.js';
@@ -17,13 +20,28 @@ import { batchOf, isArrayView, type BatchArg } from './bridge.js';
 /** The outputs where NaN/Inf shows (the op spec's `info`). */
 const WATCH: Partial<Record<InfoOp, readonly string[]>> = Object.fromEntries(INFO_OP_NAMES.map((op) => [op, OP_SPECS[op].info!.watch]));
 
+/** The operations whose `a` is one triangle, the `uplo` one: what they read and write of it. */
+const TRIANGLE_OPS: ReadonlySet<InfoOp> = new Set<InfoOp>(['potrf', 'posv', 'poti', 'potri', 'lauum', 'trtri']);
+
+/** The part of an output the call owns: the whole matrix, or a triangle (without its diagonal where that is unit). */
+export interface OwnedPart {
+  readonly uplo: Uplo;
+  readonly diag?: Diag;
+}
+
+/** An output to look at, and its owned part (undefined: the whole matrix). */
+interface Watched {
+  readonly batch: Batch<Storage>;
+  readonly part?: OwnedPart;
+}
+
 /**
  * Throws MyriadError('NUMERICAL') when any matrix failed, naming the first five and what failed
  * ("#3 not positive definite (the leading minor of order 2)", "#0 NaN/Inf in the input").
  * `info`: the call's result or its info array (host); `a`: the call's `a` (to read each matrix's
  * order, and to tell NaN/Inf apart). Returns quietly when every info is 0.
  */
-export function assertInfo(info: Int32Array | { info: IntStorage }, op: InfoOp, a?: BatchArg): void {
+export function assertInfo(info: Int32Array | { info: IntStorage }, op: InfoOp, a?: BatchArg, part?: OwnedPart): void {
   const codes = isBatchResult(info) ? info.info : info;
   if (isDeviceStorage(codes)) throw new MyriadError('UNSUPPORTED', 'info is in device memory: ctx.download() it first, or pass check: true to the call', 'info');
   check(codes instanceof Int32Array, 'DTYPE', 'info', `expected an Int32Array or a result { info }, got ${describeValue(codes)}`);
@@ -34,8 +52,12 @@ export function assertInfo(info: Int32Array | { info: IntStorage }, op: InfoOp, 
   // the array level's a against a batch of b); any other count would leave codes unread.
   const held = batch === undefined ? codes.length : batchCount(batch);
   check(held === codes.length || held === 1, 'SHAPE', 'a', `holds ${held} matrices but info has ${codes.length} codes (give the call's a, or one matrix broadcast over them)`);
-  const outputs: Record<string, Batch<Storage> | undefined> = { a: held === codes.length ? batch : undefined };
-  throwFailures(op, codes, codes.length, batch, outputs, '');
+  check(part === undefined || (typeof part === 'object' && part !== null && (part.uplo === 'lower' || part.uplo === 'upper')), 'ENUM', 'part.uplo',
+    `expected { uplo: 'lower' | 'upper', diag? }, got ${describeValue(part)}`);
+  check(part?.diag === undefined || part.diag === 'unit' || part.diag === 'nonunit', 'ENUM', 'part.diag', `expected 'unit' or 'nonunit', got ${describeValue(part?.diag)}`);
+  // A triangle op's a is looked at only where its triangle is known (`part`): the rest is not the call's.
+  const watched = held === codes.length && batch !== undefined && (!TRIANGLE_OPS.has(op) || part !== undefined) ? [{ batch, part }] : [];
+  throwFailures(op, codes, codes.length, batch, watched, '');
 }
 
 function isBatchResult(x: unknown): x is { info: IntStorage } {
@@ -48,16 +70,18 @@ function isBatchResult(x: unknown): x is { info: IntStorage } {
  */
 export function checkCall(op: InfoOp, codes: Int32Array, request: Record<string, unknown>): void {
   const a = request.a as Batch<Storage>;
-  const outputs: Record<string, Batch<Storage> | undefined> = {};
+  const watched: Watched[] = [];
   for (const name of WATCH[op] ?? []) {
     const v = request[name];
-    if (isBatch(v)) outputs[name] = v as Batch<Storage>;
+    if (!isBatch(v)) continue;
+    const part = name === 'a' && TRIANGLE_OPS.has(op) ? { uplo: request.uplo as Uplo, diag: request.diag as Diag | undefined } : undefined;
+    watched.push({ batch: v as Batch<Storage>, part });
   }
-  throwFailures(op, codes, batchCount(a), a, outputs, ' (check: true)');
+  throwFailures(op, codes, batchCount(a), a, watched, ' (check: true)');
 }
 
-function throwFailures(op: InfoOp, codes: Int32Array, count: number, a: Batch<Storage> | undefined, outputs: Record<string, Batch<Storage> | undefined>, hint: string): void {
-  const flagged = nonFiniteFlags(Object.values(outputs), count);
+function throwFailures(op: InfoOp, codes: Int32Array, count: number, a: Batch<Storage> | undefined, watched: readonly Watched[], hint: string): void {
+  const flagged = nonFiniteFlags(watched, count);
   const failures: Failure[] = [];
   let total = 0;
   for (let i = 0; i < count; i++) {
@@ -76,15 +100,16 @@ function orderOf(op: InfoOp, a: Batch<Storage>, i: number): number {
   return orderKind(op) === 'min' ? Math.min(m.rows, m.cols) : m.cols;
 }
 
-/** flags[i] = 1 where matrix i of any host output holds NaN or Inf (device outputs are not read). */
-function nonFiniteFlags(outputs: readonly (Batch<Storage> | undefined)[], count: number): Uint8Array {
+/** flags[i] = 1 where matrix i of any host output holds NaN or Inf in its owned part (device outputs are not read). */
+function nonFiniteFlags(watched: readonly Watched[], count: number): Uint8Array {
   const flags = new Uint8Array(count);
-  for (const b of outputs) {
-    if (b === undefined) continue;
+  for (const { batch: b, part } of watched) {
     const n = Math.min(count, batchCount(b));
     const col = b.order === 'col';
     // A complex batch holds interleaved (re, im) pairs: its counts are in pairs of floats.
     const parts = (b as { dtype?: unknown }).dtype === undefined ? 1 : 2;
+    // Of a triangle, element (i, j) with lower i >= j (upper i <= j), the diagonal only where not unit.
+    const skipDiagonal = part?.diag === 'unit' ? 1 : 0;
     for (let i = 0; i < n; i++) {
       if (flags[i] === 1) continue;
       // Strided batches read in place (no per-matrix object: this runs for 10^5 matrices).
@@ -94,9 +119,16 @@ function nonFiniteFlags(outputs: readonly (Batch<Storage> | undefined)[], count:
       if (!isFloatArray(data)) break;
       const outer = col ? cols : rows;
       const inner = col ? rows : cols;
-      scan: for (let j = 0; j < outer; j++) {
-        const base = parts * (offset + j * ld);
-        for (let k = 0; k < parts * inner; k++) if (!Number.isFinite(data[base + k]!)) { flags[i] = 1; break scan; }
+      scan: for (let o = 0; o < outer; o++) {
+        // The inner range of line o: all of it, or the triangle's part (o is the column where col, else the row).
+        let lo = 0, hi = inner;
+        if (part !== undefined) {
+          const below = (part.uplo === 'lower') === col;   // the owned part of the line lies from the diagonal on
+          if (below) lo = o + skipDiagonal;
+          else hi = Math.min(inner, o + 1 - skipDiagonal);
+        }
+        const base = parts * (offset + o * ld);
+        for (let k = parts * lo; k < parts * hi; k++) if (!Number.isFinite(data[base + k]!)) { flags[i] = 1; break scan; }
       }
     }
   }

@@ -388,6 +388,33 @@ describe('9. paths around the full validation: prepared pivots, hand-built batch
     throwsArg(() => m.describeInfo('potrf', 9, 3), 'INVALID_ARGUMENT', 'code', /at most 5/);
     assert.equal(m.describeInfo('syev', 5, 3), 'NaN/Inf in the input');
   });
+  it('check: true and assertInfo look only at the triangle a triangle op owns (uplo; trtri\'s unit diagonal not either)', () => {
+    for (const backend of ['reference', 'cpu'] as const) {
+      const c = m.open({ backend });
+      // Lower 2 x 2 factors [4, 1; NaN, 3] (column-major [4, 1, NaN, 3]): the NaN in the unread upper triangle.
+      const lower = (): Float64Array => new Float64Array([4, 1, NaN, 3]);
+      for (const op of ['trtri', 'lauum', 'potri', 'poti', 'potrf'] as const) {
+        const a = strided(lower(), { rows: 2, count: 1 });
+        const run = c[op] as (args: object) => { info: Int32Array };
+        const r = run.call(c, { uplo: 'lower', a, ...(op === 'trtri' ? { diag: 'nonunit' } : {}), check: true });
+        assert.deepEqual([...r.info], [0], `${backend} ${op}`);
+        assert.ok(Number.isNaN(a.data[2]), `${backend} ${op}: the upper triangle is left as it was`);
+        m.assertInfo(r.info, op, a, { uplo: 'lower' });
+        m.assertInfo(r.info, op, a);   // no triangle given: a triangle op's a is not looked at
+        // The owned triangle holding NaN still fails (the same NaN mirrored into the lower triangle).
+        const bad = strided(new Float64Array([4, NaN, 0, 3]), { rows: 2, count: 1 });
+        assert.throws(() => m.assertInfo(new Int32Array([0]), op, bad, { uplo: 'lower' }), /#0 NaN\/Inf in the output/, `${backend} ${op}`);
+        assert.doesNotThrow(() => m.assertInfo(new Int32Array([0]), op, bad, { uplo: 'upper' }));
+      }
+      // trtri with a unit diagonal never reads it; row-major upper: the owned part of row i from column i on.
+      const unit = strided(new Float64Array([NaN, 2, 0, NaN]), { rows: 2, count: 1 });
+      assert.deepEqual([...c.trtri({ uplo: 'lower', diag: 'unit', a: unit, check: true }).info], [0], backend);
+      const row = strided(new Float64Array([2, 1, NaN, 4]), { rows: 2, count: 1, order: 'row' });
+      assert.deepEqual([...c.trtri({ uplo: 'upper', diag: 'nonunit', a: row, check: true }).info], [0], `${backend} row-major`);
+    }
+    throwsArg(() => m.assertInfo(new Int32Array([0]), 'potrf', strided(new Float64Array(4), { rows: 2, count: 1 }), { uplo: 'middle' } as never), 'ENUM', 'part.uplo');
+    throwsArg(() => m.assertInfo(new Int32Array([0]), 'trtri', strided(new Float64Array(4), { rows: 2, count: 1 }), { uplo: 'lower', diag: 'u' } as never), 'ENUM', 'part.diag');
+  });
   it('alpha and beta are finite: Inf times a product\'s exact zeros made the backends differ', () => {
     const call = (over: object) => () => ctx.gemm({ a: one(eye()), b: one(eye()), c: one(new Float64Array(4)), ...over });
     throwsArg(call({ alpha: Infinity }), 'INVALID_ARGUMENT', 'alpha', /finite/);
