@@ -36,7 +36,7 @@ export { ndarray, type NDArray, type NDArrayOptions, type LuResult, type WithInf
 } from './api/array.js';
 export type { QrMode, QrOptions, QrResult, LstsqResult } from './api/array-qr.js';
 export { batchOf, asArray, type ArrayView, type BatchArg, type BatchOfOptions } from './api/bridge.js';
-export { assertInfo } from './api/check.js';
+export { assertInfo, type AssertInfoOptions } from './api/check.js';
 export { transpose, add, subtract, scale, broadcastTo } from './api/elementwise.js';
 export type { InfoArgs } from './api/prepare.js';
 

@@ -214,14 +214,20 @@ export function markNonFinite(info: Int32Array, data: ArrayLike<number>, per: nu
  * markNonFinite for the functions that read one triangle of each n x n matrix of a row-major stack
  * (cholesky, inv of an SPD matrix; numpy's cholesky uses only that triangle too): NaN or Inf in the
  * other triangle is never read and sets nothing. `lower`: elements (i, j) with j <= i, else j >= i;
- * `parts`: 2 for complex (re, im) pairs.
+ * `parts`: 2 for complex (re, im) pairs, whose diagonal's imaginary parts are not read either (zpotrf
+ * takes the diagonal as real).
  */
 export function markNonFiniteTriangle(info: Int32Array, data: ArrayLike<number>, n: number, lower: boolean, parts: 1 | 2 = 1): void {
   for (let m = 0; m < info.length; m++) {
     const base = m * n * n * parts;
     rows: for (let i = 0; i < n; i++) {
       const from = base + (i * n + (lower ? 0 : i)) * parts, to = base + (i * n + (lower ? i : n - 1)) * parts + parts;
-      for (let k = from; k < to; k++) { const v = data[k]!; if (v - v !== 0) { info[m] = n + 2; break rows; } }
+      const diagonalImag = parts === 2 ? base + (i * n + i) * parts + 1 : -1;
+      for (let k = from; k < to; k++) {
+        if (k === diagonalImag) continue;
+        const v = data[k]!;
+        if (v - v !== 0) { info[m] = n + 2; break rows; }
+      }
     }
   }
 }

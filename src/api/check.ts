@@ -11,7 +11,7 @@
 import { batchCount, isBatch, matrixAt, type Batch } from '../core/batch.js';
 import { isFloatArray } from '../core/dtype.js';
 import type { Diag, Uplo } from '../core/enums.js';
-import { MyriadError, check, describeValue } from '../core/errors.js';
+import { MyriadError, check, checkKeys, describeValue } from '../core/errors.js';
 import { INFO_OP_NAMES, OP_SPECS } from '../core/op-specs.js';
 import { INFO_OPS, failureError, isJacobi, orderKind, type Failure, type InfoOp } from '../core/info.js';
 import { isDeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
@@ -24,9 +24,16 @@ const WATCH: Partial<Record<InfoOp, readonly string[]>> = Object.fromEntries(INF
 const TRIANGLE_OPS: ReadonlySet<InfoOp> = new Set<InfoOp>(['potrf', 'posv', 'poti', 'potri', 'lauum', 'trtri']);
 
 /** The part of an output the call owns: the whole matrix, or a triangle (without its diagonal where that is unit). */
-export interface OwnedPart {
+interface OwnedPart {
   readonly uplo: Uplo;
   readonly diag?: Diag;
+}
+
+/** What `assertInfo` cannot read from the codes: the triangle of a triangle op's call, and inv's `assume`. */
+export interface AssertInfoOptions {
+  readonly uplo?: Uplo;
+  readonly diag?: Diag;
+  readonly assume?: 'general' | 'spd';
 }
 
 /** An output to look at, and its owned part (undefined: the whole matrix). */
@@ -39,25 +46,35 @@ interface Watched {
  * Throws MyriadError('NUMERICAL') when any matrix failed, naming the first five and what failed
  * ("#3 not positive definite (the leading minor of order 2)", "#0 NaN/Inf in the input").
  * `info`: the call's result or its info array (host); `a`: the call's `a` (to read each matrix's
- * order, and to tell NaN/Inf apart). Returns quietly when every info is 0.
+ * order, and, where the call writes its output there, to tell NaN/Inf apart); `options`: the
+ * triangle potrf, posv, poti, potri, lauum and trtri owned (`uplo`, trtri's `diag`: without them
+ * their a is not looked at) and inv's `assume`. Returns quietly when every info is 0.
  */
-export function assertInfo(info: Int32Array | { info: IntStorage }, op: InfoOp, a?: BatchArg, part?: OwnedPart): void {
+export function assertInfo(info: Int32Array | { info: IntStorage }, op: InfoOp, a?: BatchArg, options: AssertInfoOptions = {}): void {
   const codes = isBatchResult(info) ? info.info : info;
   if (isDeviceStorage(codes)) throw new MyriadError('UNSUPPORTED', 'info is in device memory: ctx.download() it first, or pass check: true to the call', 'info');
   check(codes instanceof Int32Array, 'DTYPE', 'info', `expected an Int32Array or a result { info }, got ${describeValue(codes)}`);
   check(INFO_OPS.includes(op), 'ENUM', 'op', `expected one of ${INFO_OPS.join(', ')}, got ${describeValue(op)}`);
   check(a === undefined || isArrayView(a) || isBatch(a), 'INVALID_ARGUMENT', 'a', `expected the call's a (a batch or an array), got ${describeValue(a)}`);
+  check(typeof options === 'object' && options !== null, 'INVALID_ARGUMENT', 'options', `expected { uplo?, diag?, assume? }, got ${describeValue(options)}`);
+  checkKeys(options, ['uplo', 'diag', 'assume'], 'options');
+  const { uplo, diag, assume } = options;
+  check(uplo === undefined || uplo === 'lower' || uplo === 'upper', 'ENUM', 'options.uplo', `expected 'lower' or 'upper', got ${describeValue(uplo)}`);
+  check(diag === undefined || diag === 'unit' || diag === 'nonunit', 'ENUM', 'options.diag', `expected 'unit' or 'nonunit', got ${describeValue(diag)}`);
+  check(assume === undefined || assume === 'general' || assume === 'spd', 'ENUM', 'options.assume', `expected 'general' or 'spd', got ${describeValue(assume)}`);
   const batch = a === undefined ? undefined : isArrayView(a) ? batchOf(a, {}, 'a') : a;
   // One info code per matrix of a, or a single matrix broadcast over every code (numpy's rule for
   // the array level's a against a batch of b); any other count would leave codes unread.
   const held = batch === undefined ? codes.length : batchCount(batch);
   check(held === codes.length || held === 1, 'SHAPE', 'a', `holds ${held} matrices but info has ${codes.length} codes (give the call's a, or one matrix broadcast over them)`);
-  check(part === undefined || (typeof part === 'object' && part !== null && (part.uplo === 'lower' || part.uplo === 'upper')), 'ENUM', 'part.uplo',
-    `expected { uplo: 'lower' | 'upper', diag? }, got ${describeValue(part)}`);
-  check(part?.diag === undefined || part.diag === 'unit' || part.diag === 'nonunit', 'ENUM', 'part.diag', `expected 'unit' or 'nonunit', got ${describeValue(part?.diag)}`);
-  // A triangle op's a is looked at only where its triangle is known (`part`): the rest is not the call's.
-  const watched = held === codes.length && batch !== undefined && (!TRIANGLE_OPS.has(op) || part !== undefined) ? [{ batch, part }] : [];
-  throwFailures(op, codes, codes.length, batch, watched, '');
+  // a is looked at where the call's output is there (not an input that other outputs came from: syev,
+  // potrs, the array level, whose codes already say NaN/Inf in the input), and of a triangle op's
+  // output only its triangle, where given.
+  const watchesA = (WATCH[op] ?? []).includes('a') && (!TRIANGLE_OPS.has(op) || uplo !== undefined);
+  const watched = held === codes.length && batch !== undefined && watchesA ? [{ batch, part: uplo === undefined ? undefined : { uplo, diag } }] : [];
+  // inv on SPD matrices (poti) reports the Cholesky's codes.
+  const words = op === 'inv' && assume === 'spd' ? 'cholesky' : op;
+  throwFailures(words, codes, codes.length, batch, watched, '', op);
 }
 
 function isBatchResult(x: unknown): x is { info: IntStorage } {
@@ -80,7 +97,7 @@ export function checkCall(op: InfoOp, codes: Int32Array, request: Record<string,
   throwFailures(op, codes, batchCount(a), a, watched, ' (check: true)');
 }
 
-function throwFailures(op: InfoOp, codes: Int32Array, count: number, a: Batch<Storage> | undefined, watched: readonly Watched[], hint: string): void {
+function throwFailures(op: InfoOp, codes: Int32Array, count: number, a: Batch<Storage> | undefined, watched: readonly Watched[], hint: string, label: string = op): void {
   const flagged = nonFiniteFlags(watched, count);
   const failures: Failure[] = [];
   let total = 0;
@@ -90,9 +107,9 @@ function throwFailures(op: InfoOp, codes: Int32Array, count: number, a: Batch<St
     const nonFinite = (code === 0 || !isJacobi(op)) && flagged[i] === 1;
     if (code === 0 && !nonFinite) continue;
     total++;
-    if (failures.length < 5) failures.push({ index: i, code, order: a === undefined ? 0 : orderOf(op, a, i), nonFinite });
+    if (failures.length < 5) failures.push({ index: i, code, order: a === undefined ? -1 : orderOf(op, a, i), nonFinite });
   }
-  if (total > 0) throw failureError(op, failures, total, hint);
+  if (total > 0) throw failureError(op, failures, total, hint, label);
 }
 
 function orderOf(op: InfoOp, a: Batch<Storage>, i: number): number {

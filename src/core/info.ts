@@ -51,9 +51,14 @@ export function describeInfo(op: InfoOp, code: number, p: number, nonFinite = fa
   return codeWords(op, code, p, nonFinite);
 }
 
-/** describeInfo's words once its arguments are known good (the failures of a call: p may be 0 where the matrices are not given). */
+/**
+ * describeInfo's words once its arguments are known good. A failure's p is -1 where the matrices
+ * were not given: the codes whose meaning depends on p (the array level's and the Jacobi routines')
+ * are then not named.
+ */
 function codeWords(op: InfoOp, code: number, p: number, nonFinite: boolean): string {
   if (code === 0 && !nonFinite) return 'success';
+  if (p < 0 && code > 0 && !nonFinite && (FAMILY[op] === 'jacobi' || isArrayLevel(op))) return 'failed (give the call\'s a to have the code named)';
   if (code === p + 2 && code > 0 && (FAMILY[op] === 'jacobi' || isArrayLevel(op))) return 'NaN/Inf in the input';
   // Seen in the call's outputs afterwards: the input's NaN/Inf carried through, or a finite result that overflowed.
   if (nonFinite) return 'NaN/Inf in the output (the input held NaN/Inf, or the result overflowed)';
@@ -70,8 +75,8 @@ function codeWords(op: InfoOp, code: number, p: number, nonFinite: boolean): str
 
 const isArrayLevel = (op: InfoOp): boolean => Object.hasOwn(ARRAY_FAMILY, op);
 
-/** The array-level functions whose p is min(m, n) (the others take square matrices). */
-const ARRAY_MIN_ORDER: ReadonlySet<InfoOp> = new Set<InfoOp>(['svd', 'svdvals', 'lstsq']);
+/** The array-level functions whose p is min(m, n) (the others take square matrices; lu takes any m x n). */
+const ARRAY_MIN_ORDER: ReadonlySet<InfoOp> = new Set<InfoOp>(['lu', 'svd', 'svdvals', 'lstsq']);
 
 /** Whether `op`'s p is the matrix's order (square) or min(m, n): the op spec's for the LAPACK level, the table's header for the array level. */
 export function orderKind(op: InfoOp): 'square' | 'min' {
@@ -81,7 +86,7 @@ export function orderKind(op: InfoOp): 'square' | 'min' {
 /** Whether `op`'s codes are the Jacobi ones (p + 1 no convergence, p + 2 NaN/Inf already told apart). */
 export const isJacobi = (op: InfoOp): boolean => FAMILY[op] === 'jacobi';
 
-/** One failed matrix: its index, code and whether it holds NaN/Inf. */
+/** One failed matrix: its index, code, order p (-1: not known) and whether it holds NaN/Inf. */
 export interface Failure { index: number; code: number; order: number; nonFinite: boolean }
 
 /**

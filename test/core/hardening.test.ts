@@ -412,8 +412,39 @@ describe('9. paths around the full validation: prepared pivots, hand-built batch
       const row = strided(new Float64Array([2, 1, NaN, 4]), { rows: 2, count: 1, order: 'row' });
       assert.deepEqual([...c.trtri({ uplo: 'upper', diag: 'nonunit', a: row, check: true }).info], [0], `${backend} row-major`);
     }
-    throwsArg(() => m.assertInfo(new Int32Array([0]), 'potrf', strided(new Float64Array(4), { rows: 2, count: 1 }), { uplo: 'middle' } as never), 'ENUM', 'part.uplo');
-    throwsArg(() => m.assertInfo(new Int32Array([0]), 'trtri', strided(new Float64Array(4), { rows: 2, count: 1 }), { uplo: 'lower', diag: 'u' } as never), 'ENUM', 'part.diag');
+    throwsArg(() => m.assertInfo(new Int32Array([0]), 'potrf', strided(new Float64Array(4), { rows: 2, count: 1 }), { uplo: 'middle' } as never), 'ENUM', 'options.uplo');
+    throwsArg(() => m.assertInfo(new Int32Array([0]), 'trtri', strided(new Float64Array(4), { rows: 2, count: 1 }), { uplo: 'lower', diag: 'u' } as never), 'ENUM', 'options.diag');
+    throwsArg(() => m.assertInfo(new Int32Array([0]), 'inv', undefined, { assume: 'hpd' } as never), 'ENUM', 'options.assume');
+    throwsArg(() => m.assertInfo(new Int32Array([0]), 'inv', undefined, { asume: 'spd' } as never), 'INVALID_ARGUMENT', 'options.asume');
+  });
+  it('assertInfo looks at a only where the call wrote its output there, and names codes as the calls do', () => {
+    for (const backend of ['reference', 'cpu'] as const) {
+      const c = m.open({ backend });
+      // Two SPD 2 x 2 matrices, the second with NaN in its upper triangle, which the lower calls never read.
+      const a = m.ndarray(new Float64Array([4, 1, 1, 3, 4, NaN, 1, 3]), [2, 2, 2]);
+      m.assertInfo(c.choleskyEx(a), 'cholesky', a);
+      m.assertInfo(c.eighEx(a), 'eigh', a);
+      m.assertInfo(c.eigvalshEx(a), 'eigvalsh', a);
+      m.assertInfo(c.invEx(a, { assume: 'spd' }), 'inv', a, { assume: 'spd' });
+      // syev (values) and potrs leave a as an input: a NaN there that the call does not read is not a failure.
+      const col = (): Float64Array => new Float64Array([4, 1, 1, 3, 4, 1, NaN, 3]);
+      const sa = strided(col(), { rows: 2, count: 2 });
+      m.assertInfo(c.syev({ jobz: 'values', uplo: 'lower', a: sa, w: strided(new Float64Array(4), { rows: 2, cols: 1, count: 2 }) }), 'syev', sa);
+      const la = strided(new Float64Array([2, 0.5, 0, 1.5, 2, 0.5, NaN, 1.5]), { rows: 2, count: 2 });
+      m.assertInfo(c.potrs({ uplo: 'lower', a: la, b: strided(new Float64Array(4).fill(1), { rows: 2, cols: 1, count: 2 }) }), 'potrs', la);
+      // The words: NaN in the input (p + 2) where a says p; not named without a; lu's p is min(m, n); inv on SPD matrices, the Cholesky's.
+      const bad = m.ndarray(new Float64Array([4, 1, 1, NaN]), [1, 2, 2]);
+      assert.throws(() => m.assertInfo(c.choleskyEx(bad), 'cholesky', bad), /#0 NaN\/Inf in the input \(info 4\)/);
+      assert.throws(() => m.assertInfo(c.choleskyEx(bad), 'cholesky'), /#0 failed \(give the call's a to have the code named\) \(info 4\)/);
+      const wide = m.ndarray(new Float64Array([1, 2, 3, 4, NaN, 6]), [2, 3]);
+      assert.throws(() => m.assertInfo(c.luEx(wide), 'lu', wide), /#0 NaN\/Inf in the input \(info 4\)/);
+      const indefinite = m.ndarray(new Float64Array([1, 2, 2, 1]), [2, 2]);
+      assert.throws(() => m.assertInfo(c.invEx(indefinite, { assume: 'spd' }), 'inv', indefinite, { assume: 'spd' }), /^.*inv: 1 of the matrices failed: #0 not positive definite \(the leading minor of order 2\)/);
+      // A complex diagonal's imaginary part is not read by the Cholesky family (zpotrf takes the diagonal as real).
+      const z = m.ndarray(new Float64Array([4, 0, 1, 1, 1, -1, 5, NaN]), [1, 2, 2], { dtype: 'complex128' });
+      for (const r of [c.choleskyEx(z), c.invEx(z, { assume: 'spd' })]) assert.deepEqual([...r.info], [0], backend);
+      assert.ok(c.cholesky(z).data.every(Number.isFinite), `${backend}: the complex factor`);
+    }
   });
   it('alpha and beta are finite: Inf times a product\'s exact zeros made the backends differ', () => {
     const call = (over: object) => () => ctx.gemm({ a: one(eye()), b: one(eye()), c: one(new Float64Array(4)), ...over });
