@@ -9,7 +9,7 @@ import { check, describeValue } from '../core/errors.js';
 import { parseEnumValue } from '../core/enums.js';
 import type { Context } from './context.js';
 import type { LstsqResult, QrOptions, QrResult } from './array-qr.js';
-import { allocLike, checkOptions, markNonFinite, numpyRhs, poisonFailed, sameDtype, sourceIndices, stackOf, type NDArray, type WithInfo } from './array.js';
+import { allocLike, checkOptions, markNonFinite, markZeroMatrices, numpyRhs, poisonFailed, sameDtype, sourceIndices, stackOf, type NDArray, type WithInfo } from './array.js';
 import { own, toCol, toRow, zbatch } from './array-complex.js';
 
 export function qr<T extends FloatArray>(ctx: Context, a: NDArray<T>, options: QrOptions = {}): QrResult<T> {
@@ -62,6 +62,8 @@ export function lstsqEx<T extends FloatArray>(ctx: Context, a: NDArray<T>, b: ND
   let info: Int32Array = new Int32Array(count);
   if (count > 0 && m > 0 && n > 0 && nrhs > 0)
     info = ctx.gels({ a: zbatch(aw, z, m, n, count, 'a'), b: zbatch(bw, z, big, nrhs, count, 'b') }).info as Int32Array;
+  // gels leaves a zero A as it was (zgels returns at once there).
+  markZeroMatrices(info, aw, 2 * m * n);
   bad.forEach((v, c) => { if (v !== 0) info[c] = v; });
   const x: NDArray<T> = { data: toRow(bw, count, n, nrhs, big, big * nrhs), shape: vector ? [...batchShape, n] : [...batchShape, n, nrhs], dtype: z };
   const rk = m > n ? nrhs : 0;

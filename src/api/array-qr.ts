@@ -28,7 +28,7 @@ import { parseEnumValue } from '../core/enums.js';
 import type { DeviceBackend } from '../core/device-backend.js';
 import type { Context } from './context.js';
 import {
-  allocLike, checkOptions, markNonFinite, numpyRhs, poisonFailed, sameDtype, sourceIndices, stackOf,
+  allocLike, checkOptions, markNonFinite, markZeroMatrices, numpyRhs, poisonFailed, sameDtype, sourceIndices, stackOf,
   type NDArray, type WithInfo,
 } from './array.js';
 
@@ -145,6 +145,8 @@ export function lstsqEx<T extends FloatArray>(ctx: Context, a: NDArray<T>, b: ND
       b: strided(bw, { rows: big, cols: nrhs, ld: big, stride: big * nrhs, count }, 'b'),
     }).info as Int32Array;
   }
+  // gels leaves a zero A as it was (dgels returns at once there).
+  markZeroMatrices(info, aw, m * n);
   bad.forEach((v, c) => { if (v !== 0) info[c] = v; });
   const x: NDArray<T> = { data: allocLike(a.data, count * n * nrhs), shape: vector ? [...batchShape, n] : [...batchShape, n, nrhs] };
   for (let c = 0; c < count; c++) for (let i = 0; i < (m > 0 ? n : 0); i++) for (let j = 0; j < nrhs; j++) x.data[c * n * nrhs + i * nrhs + j] = bw[c * big * nrhs + i + j * big]!;

@@ -211,6 +211,21 @@ export function markNonFinite(info: Int32Array, data: ArrayLike<number>, per: nu
 }
 
 /**
+ * info = 1 (rank-deficient: R(1, 1) is exactly zero) for every non-empty matrix of a contiguous
+ * stack (`per` elements each) that is all zeros and whose info is 0: gels returns at once there
+ * (dgels: X = 0, info 0), where lstsq, which needs A of full rank, reports the rank deficiency.
+ */
+export function markZeroMatrices(info: Int32Array, data: ArrayLike<number>, per: number): void {
+  if (per === 0) return;
+  for (let c = 0; c < info.length; c++) {
+    if (info[c] !== 0) continue;
+    let zero = true;
+    for (let k = c * per; k < (c + 1) * per && zero; k++) zero = data[k] === 0;
+    if (zero) info[c] = 1;
+  }
+}
+
+/**
  * markNonFinite for the functions that read one triangle of each n x n matrix of a row-major stack
  * (cholesky, inv of an SPD matrix; numpy's cholesky uses only that triangle too): NaN or Inf in the
  * other triangle is never read and sets nothing. `lower`: elements (i, j) with j <= i, else j >= i;

@@ -8,7 +8,7 @@
 import { batchCount, storagesOf, uniformShape, withValidatedScans, type Batch } from '../core/batch.js';
 import { isDeviceVariable, type DeviceVariableOp, type DeviceVariableRequest } from '../core/device-batch.js';
 import type { DType, FloatArray } from '../core/dtype.js';
-import { MyriadError } from '../core/errors.js';
+import { MyriadError, describeValue } from '../core/errors.js';
 import type { Backend, OpName } from '../core/ops.js';
 import { OP_SPECS, isComplexRequest } from '../core/op-specs.js';
 import { isDeviceStorage, type DeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
@@ -199,6 +199,7 @@ export class Context extends ContextOperations {
    */
   time(fn: () => void): number {
     this.checkAlive();
+    if (typeof fn !== 'function') throw new MyriadError('INVALID_ARGUMENT', `expected a function, got ${describeValue(fn)}`, 'fn');
     this.notCapturing('time');
     if (this.device) return this.device.time(fn);
     const t0 = performance.now();

@@ -46,8 +46,12 @@ export function describeInfo(op: InfoOp, code: number, p: number, nonFinite = fa
   if (!Object.hasOwn(FAMILY, op)) throw new MyriadError('ENUM', `expected one of ${INFO_OPS.join(', ')}, got ${describeValue(op)}`, 'op');
   if (!Number.isSafeInteger(code)) throw new MyriadError('INVALID_ARGUMENT', `expected an integer info code, got ${describeValue(code)}`, 'code');
   if (!Number.isSafeInteger(p) || p < 0) throw new MyriadError('INVALID_ARGUMENT', `expected the matrix's order, a non-negative integer, got ${describeValue(p)}`, 'p');
-  // No operation reports past p + 2 (NaN/Inf).
-  if (p > 0 && code > p + 2) throw new MyriadError('INVALID_ARGUMENT', `info ${code} is past what a matrix of order ${p} can report (at most ${p + 2})`, 'code');
+  // The Jacobi routines report to p + 2, the array level's others k in 1..p or p + 2 (NaN/Inf), the LAPACK level's others k in 1..p.
+  if (p > 0 && code > 0) {
+    const top = FAMILY[op] === 'jacobi' || isArrayLevel(op) ? p + 2 : p;
+    const gap = FAMILY[op] !== 'jacobi' && isArrayLevel(op) && code === p + 1;
+    if (code > top || gap) throw new MyriadError('INVALID_ARGUMENT', `info ${code} is not a code ${op} reports for a matrix of order ${p} (${FAMILY[op] === 'jacobi' ? `1 to ${p + 2}` : isArrayLevel(op) ? `1 to ${p}, or ${p + 2}` : `1 to ${p}`})`, 'code');
+  }
   return codeWords(op, code, p, nonFinite);
 }
 

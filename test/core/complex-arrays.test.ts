@@ -310,8 +310,8 @@ for (const backend of ['reference', 'cpu'] as const) {
         assert.ok(e.values.data.slice(3 * n).every(Number.isNaN) && e.vectors.data.slice(6 * n * n).every(Number.isNaN));
         assert.throws(() => ctx.eigh(a), (x: unknown) => x instanceof MyriadError && x.code === 'NUMERICAL' && /#3/.test(x.message));
         assert.deepEqual([...ctx.svdEx(a).info], [0, 0, 0, n + 2]);
-        // lstsq: A = 0 has the solution x = 0 (LAPACK's gels), NaN fails.
-        assert.deepEqual([...ctx.lstsqEx(a, stack([random(rng, n, 1)], [], dtype)).info], [0, 0, 0, n + 2]);
+        // lstsq: A = 0 is rank-deficient (R(1, 1) is exactly zero; gels, as LAPACK's, returns x = 0 with info 0), NaN fails.
+        assert.deepEqual([...ctx.lstsqEx(a, stack([random(rng, n, 1)], [], dtype)).info], [0, 1, 0, n + 2]);
       }));
     }
 

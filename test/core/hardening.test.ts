@@ -385,7 +385,14 @@ describe('9. paths around the full validation: prepared pivots, hand-built batch
   it('assertInfo reads every code: a of one matrix is broadcast, another count is an error; describeInfo refuses a code past p + 2', () => {
     assert.throws(() => m.assertInfo(new Int32Array([0, 1]), 'potrf', strided(new Float64Array(9), { rows: 3, count: 1 })), /#1 not positive definite \(the leading minor of order 1\)/);
     throwsArg(() => m.assertInfo(new Int32Array([0, 1, 0]), 'potrf', strided(new Float64Array(18), { rows: 3, count: 2 })), 'SHAPE', 'a', /holds 2 matrices but info has 3 codes/);
-    throwsArg(() => m.describeInfo('potrf', 9, 3), 'INVALID_ARGUMENT', 'code', /at most 5/);
+    throwsArg(() => m.describeInfo('potrf', 9, 3), 'INVALID_ARGUMENT', 'code', /not a code potrf reports for a matrix of order 3 \(1 to 3\)/);
+    // k in 1..p at the LAPACK level; the array level adds p + 2 (not p + 1); the Jacobi routines p + 1 and p + 2.
+    throwsArg(() => m.describeInfo('potrf', 5, 3), 'INVALID_ARGUMENT', 'code');
+    throwsArg(() => m.describeInfo('gels', 3, 2), 'INVALID_ARGUMENT', 'code');
+    throwsArg(() => m.describeInfo('inv', 3, 2), 'INVALID_ARGUMENT', 'code', /1 to 2, or 4/);
+    throwsArg(() => m.describeInfo('lstsq', 3, 2), 'INVALID_ARGUMENT', 'code');
+    assert.equal(m.describeInfo('lstsq', 4, 2), 'NaN/Inf in the input');
+    assert.equal(m.describeInfo('syev', 4, 3), 'no convergence (the Jacobi sweeps did not converge)');
     assert.equal(m.describeInfo('syev', 5, 3), 'NaN/Inf in the input');
   });
   it('check: true and assertInfo look only at the triangle a triangle op owns (uplo; trtri\'s unit diagonal not either)', () => {
@@ -416,6 +423,24 @@ describe('9. paths around the full validation: prepared pivots, hand-built batch
     throwsArg(() => m.assertInfo(new Int32Array([0]), 'trtri', strided(new Float64Array(4), { rows: 2, count: 1 }), { uplo: 'lower', diag: 'u' } as never), 'ENUM', 'options.diag');
     throwsArg(() => m.assertInfo(new Int32Array([0]), 'inv', undefined, { assume: 'hpd' } as never), 'ENUM', 'options.assume');
     throwsArg(() => m.assertInfo(new Int32Array([0]), 'inv', undefined, { asume: 'spd' } as never), 'INVALID_ARGUMENT', 'options.asume');
+  });
+  it('lstsq of an all-zero A is rank-deficient (info 1), where gels returns X = 0 with info 0 as dgels; time takes a function', () => {
+    for (const backend of ['reference', 'cpu'] as const) {
+      const c = m.open({ backend });
+      // A stack of two 3 x 2 matrices, the second all zeros.
+      const a = m.ndarray(new Float64Array([1, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0]), [2, 3, 2]);
+      const b = m.ndarray(new Float64Array([1, 2, 3, 1, 2, 3]), [2, 3, 1]);
+      const r = c.lstsqEx(a, b);
+      assert.deepEqual([...r.info], [0, 1], backend);
+      assert.ok(r.x.data.slice(2).every(Number.isNaN) && Number.isNaN(r.residuals.data[1]), `${backend}: the failed matrix's outputs are NaN`);
+      assert.throws(() => c.lstsq(a, b), /#1 rank-deficient \(R\(1, 1\) is exactly zero\) \(info 1\)/);
+      const z = m.ndarray(new Float64Array(12), [3, 2], { dtype: 'complex128' });
+      assert.deepEqual([...c.lstsqEx(z, m.ndarray(new Float64Array([1, 0, 2, 0, 3, 0]), [3], { dtype: 'complex128' })).info], [1], `${backend} complex`);
+      // gels itself keeps dgels's answer for a zero A.
+      const g = c.gels({ a: strided(new Float64Array(6), { rows: 3, cols: 2, count: 1 }), b: strided(new Float64Array([1, 2, 3]), { rows: 3, cols: 1, count: 1 }) });
+      assert.deepEqual([...g.info], [0]);
+      throwsArg(() => c.time(5 as never), 'INVALID_ARGUMENT', 'fn');
+    }
   });
   it('assertInfo looks at a only where the call wrote its output there, and names codes as the calls do', () => {
     for (const backend of ['reference', 'cpu'] as const) {
