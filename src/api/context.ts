@@ -52,6 +52,8 @@ export class Context extends ContextOperations {
   #afterDevice: (() => void)[] | undefined;
   /** Inside capture(): the recorder of the device arrays used (calls are checked against it). */
   #capture: CaptureRecorder | undefined;
+  /** Inside ctx.capture()'s recording, on every backend (the CPU records nothing, but refuses what a GPU's capture refuses). */
+  #capturing = false;
   /** Captures not yet disposed (freed by dispose()). */
   readonly #captures = new Set<Captured>();
 
@@ -215,13 +217,14 @@ export class Context extends ContextOperations {
    */
   capture(fn: () => void): Captured {
     this.checkAlive();
-    if (this.#capture) throw new MyriadError('UNSUPPORTED', 'a capture inside a capture', 'capture');
+    if (this.#capturing) throw new MyriadError('UNSUPPORTED', 'a capture inside a capture', 'capture');
     if (typeof fn !== 'function') throw new MyriadError('INVALID_ARGUMENT', 'expected a function', 'fn');
     const device = this.device;
     if (device && (!device.capture || !device.capturable)) throw new MyriadError('UNSUPPORTED', `${device.describe()} cannot record a capture`, 'capture');
     const recorder = new CaptureRecorder();
     let captured: Captured;
     this.#capture = device ? recorder : undefined;
+    this.#capturing = true;
     try {
       const alive = (): void => this.checkAlive();
       const record = (): Captured => {
@@ -231,6 +234,7 @@ export class Context extends ContextOperations {
       captured = device?.captureScope ? device.captureScope(record) : record();
     } finally {
       this.#capture = undefined;
+      this.#capturing = false;
     }
     this.#captures.add(captured);
     return captured;
@@ -407,7 +411,7 @@ export class Context extends ContextOperations {
   }
 
   private notCapturing(what: string): void {
-    if (this.#capture) throw new MyriadError('UNSUPPORTED', `${what} inside ctx.capture(): allocate, upload and wait outside it`, what);
+    if (this.#capturing) throw new MyriadError('UNSUPPORTED', `${what} inside ctx.capture(): allocate, upload and wait outside it`, what);
   }
 
   private checkAlive(): void {

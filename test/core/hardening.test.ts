@@ -442,6 +442,19 @@ describe('9. paths around the full validation: prepared pivots, hand-built batch
       throwsArg(() => c.time(5 as never), 'INVALID_ARGUMENT', 'fn');
     }
   });
+  it('a CPU context\'s capture refuses what a GPU\'s refuses (a capture inside, waits), and records host calls as before', () => {
+    const c = m.open({ backend: 'cpu' });
+    throwsArg(() => c.capture(() => { c.capture(() => {}); }), 'UNSUPPORTED', 'capture');
+    throwsArg(() => c.capture(() => { c.time(() => {}); }), 'UNSUPPORTED', 'time');
+    throwsArg(() => c.capture(() => { void c.synchronize(); }), 'UNSUPPORTED', 'synchronize');
+    const x = new Float64Array([4, 1, 1, 3]);
+    const step = c.capture(() => { c.potrf({ a: strided(x, { rows: 2, count: 1 }) }); });
+    assert.deepEqual([...x], [2, 0.5, 1, Math.sqrt(2.75)]);
+    x.set([9, 0, 0, 16]);
+    step.replay();
+    assert.deepEqual([...x], [3, 0, 0, 4]);
+    assert.equal(c.time(() => {}) >= 0, true, 'time works again after a refused capture');
+  });
   it('assertInfo looks at a only where the call wrote its output there, and names codes as the calls do', () => {
     for (const backend of ['reference', 'cpu'] as const) {
       const c = m.open({ backend });
