@@ -96,6 +96,7 @@ export class Context extends ContextOperations {
   readonly prepare: Preparers = makePreparers({
     intsFor: (args) => this.intsFor(args),
     execute: (op, request, checked) => this.execute(op, request, checked),
+    admit: (op, request) => { this.admit(op, request); },
   }) as Preparers;
 
   // -------------------------------------------------------------------------------------------

@@ -57,6 +57,8 @@ export interface PreparedHost {
   intsFor(args: unknown): IntAllocator;
   /** Runs one validated request as `ctx.<op>` does after its validation; returns the result of the call. */
   execute(op: OpName, request: Request, checked: boolean): unknown;
+  /** Whether the context can take the request (memory it can read): checked once, when the call is prepared. */
+  admit(op: OpName, request: Request): void;
 }
 
 const SLOTS = ['a', 'b', 'c', 'w', 's', 'u', 'vt', 'tau', 'info', 'ipiv'] as const;
@@ -85,6 +87,7 @@ function prepareCall(host: PreparedHost, op: OpName, args: unknown): PreparedCal
   args = bridgeArgs(args);
   // (its variable batches each passed over once for their validation, arrays and overlap scan: core/batch.ts withValidatedScans)
   const request = snapshot(withValidatedScans(() => validate(args, host.intsFor(args))) as Request);
+  host.admit(op, request);
   const slots = slotPlans(args as Record<string, unknown>, request);
   const count = countOf(request);
   // Pivots the call reads (getrs, getri) are data, not layout: their values are checked on every run,

@@ -442,6 +442,15 @@ describe('9. paths around the full validation: prepared pivots, hand-built batch
       throwsArg(() => c.time(5 as never), 'INVALID_ARGUMENT', 'fn');
     }
   });
+  it('a CPU context refuses device memory when a call is prepared, as when it is made', () => {
+    const c = m.open({ backend: 'cpu' });
+    // What device memory looks like to the API (a CUDA context's arrays), and a batch of sizes on a GPU.
+    const device = (dtype: string, length: number) => ({ kind: 'device', dtype, length, device: 0 }) as never;
+    throwsArg(() => c.potrf({ a: strided(device('float64', 16), { rows: 4, count: 1 }) }), 'INVALID_ARGUMENT', 'a');
+    throwsArg(() => c.prepare.potrf({ a: strided(device('float64', 16), { rows: 4, count: 1 }) }), 'INVALID_ARGUMENT', 'a');
+    const sizes = m.variableDevice({ count: 2, rows: device('int32', 2), ld: device('int32', 2), pointers: device('int64', 2), maxRows: 4, dtype: 'float64' } as never);
+    throwsArg(() => c.prepare.potrf({ a: sizes, info: device('int32', 2) } as never), 'UNSUPPORTED', 'a');
+  });
   it('a CPU context\'s capture refuses what a GPU\'s refuses (a capture inside, waits), and records host calls as before', () => {
     const c = m.open({ backend: 'cpu' });
     throwsArg(() => c.capture(() => { c.capture(() => {}); }), 'UNSUPPORTED', 'capture');
