@@ -10,7 +10,7 @@
  */
 import { batchCount, isBatch, matrixAt, type Batch } from '../core/batch.js';
 import { isFloatArray } from '../core/dtype.js';
-import type { Diag, Uplo } from '../core/enums.js';
+import { parseDiag, parseEnumValue, parseUplo, type Diag, type Uplo } from '../core/enums.js';
 import { MyriadError, check, checkKeys, describeValue } from '../core/errors.js';
 import { INFO_OP_NAMES, OP_SPECS } from '../core/op-specs.js';
 import { INFO_OPS, failureError, isJacobi, orderKind, type Failure, type InfoOp } from '../core/info.js';
@@ -20,8 +20,11 @@ import { batchOf, isArrayView, type BatchArg } from './bridge.js';
 /** The outputs where NaN/Inf shows (the op spec's `info`). */
 const WATCH: Partial<Record<InfoOp, readonly string[]>> = Object.fromEntries(INFO_OP_NAMES.map((op) => [op, OP_SPECS[op].info!.watch]));
 
-/** The operations whose `a` is one triangle, the `uplo` one: what they read and write of it. */
-const TRIANGLE_OPS: ReadonlySet<InfoOp> = new Set<InfoOp>(['potrf', 'posv', 'poti', 'potri', 'lauum', 'trtri']);
+/**
+ * The operations whose watched `a` is one triangle, the `uplo` one, what they read and write of it
+ * (from the op specs: potrf, posv, trtri, lauum, potri, poti; syev's uplo is read, its output is w).
+ */
+const TRIANGLE_OPS: ReadonlySet<InfoOp> = new Set<InfoOp>(INFO_OP_NAMES.filter((op) => 'uplo' in OP_SPECS[op].args && OP_SPECS[op].info!.watch.includes('a')));
 
 /** The part of an output the call owns: the whole matrix, or a triangle (without its diagonal where that is unit). */
 interface OwnedPart {
@@ -58,10 +61,9 @@ export function assertInfo(info: Int32Array | { info: IntStorage }, op: InfoOp, 
   check(a === undefined || isArrayView(a) || isBatch(a), 'INVALID_ARGUMENT', 'a', `expected the call's a (a batch or an array), got ${describeValue(a)}`);
   check(typeof options === 'object' && options !== null, 'INVALID_ARGUMENT', 'options', `expected { uplo?, diag?, assume? }, got ${describeValue(options)}`);
   checkKeys(options, ['uplo', 'diag', 'assume'], 'options');
-  const { uplo, diag, assume } = options;
-  check(uplo === undefined || uplo === 'lower' || uplo === 'upper', 'ENUM', 'options.uplo', `expected 'lower' or 'upper', got ${describeValue(uplo)}`);
-  check(diag === undefined || diag === 'unit' || diag === 'nonunit', 'ENUM', 'options.diag', `expected 'unit' or 'nonunit', got ${describeValue(diag)}`);
-  check(assume === undefined || assume === 'general' || assume === 'spd', 'ENUM', 'options.assume', `expected 'general' or 'spd', got ${describeValue(assume)}`);
+  const uplo = options.uplo === undefined ? undefined : parseUplo(options.uplo, 'options.uplo');
+  const diag = options.diag === undefined ? undefined : parseDiag(options.diag, 'options.diag');
+  const assume = options.assume === undefined ? undefined : parseEnumValue(options.assume, ['general', 'spd'] as const, 'options.assume');
   const batch = a === undefined ? undefined : isArrayView(a) ? batchOf(a, {}, 'a') : a;
   // One info code per matrix of a, or a single matrix broadcast over every code (numpy's rule for
   // the array level's a against a batch of b); any other count would leave codes unread.

@@ -48,9 +48,10 @@ export function describeInfo(op: InfoOp, code: number, p: number, nonFinite = fa
   if (!Number.isSafeInteger(p) || p < 0) throw new MyriadError('INVALID_ARGUMENT', `expected the matrix's order, a non-negative integer, got ${describeValue(p)}`, 'p');
   // The Jacobi routines report to p + 2, the array level's others k in 1..p or p + 2 (NaN/Inf), the LAPACK level's others k in 1..p.
   if (p > 0 && code > 0) {
-    const top = FAMILY[op] === 'jacobi' || isArrayLevel(op) ? p + 2 : p;
-    const gap = FAMILY[op] !== 'jacobi' && isArrayLevel(op) && code === p + 1;
-    if (code > top || gap) throw new MyriadError('INVALID_ARGUMENT', `info ${code} is not a code ${op} reports for a matrix of order ${p} (${FAMILY[op] === 'jacobi' ? `1 to ${p + 2}` : isArrayLevel(op) ? `1 to ${p}, or ${p + 2}` : `1 to ${p}`})`, 'code');
+    const jacobi = FAMILY[op] === 'jacobi';
+    const top = reportsPastOrder(op) ? p + 2 : p;
+    const gap = !jacobi && isArrayLevel(op) && code === p + 1;
+    if (code > top || gap) throw new MyriadError('INVALID_ARGUMENT', `info ${code} is not a code ${op} reports for a matrix of order ${p} (${jacobi ? `1 to ${p + 2}` : isArrayLevel(op) ? `1 to ${p}, or ${p + 2}` : `1 to ${p}`})`, 'code');
   }
   return codeWords(op, code, p, nonFinite);
 }
@@ -62,8 +63,8 @@ export function describeInfo(op: InfoOp, code: number, p: number, nonFinite = fa
  */
 function codeWords(op: InfoOp, code: number, p: number, nonFinite: boolean): string {
   if (code === 0 && !nonFinite) return 'success';
-  if (p < 0 && code > 0 && !nonFinite && (FAMILY[op] === 'jacobi' || isArrayLevel(op))) return 'failed (give the call\'s a to have the code named)';
-  if (code === p + 2 && code > 0 && (FAMILY[op] === 'jacobi' || isArrayLevel(op))) return 'NaN/Inf in the input';
+  if (p < 0 && code > 0 && !nonFinite && reportsPastOrder(op)) return 'failed (give the call\'s a to have the code named)';
+  if (code === p + 2 && code > 0 && reportsPastOrder(op)) return 'NaN/Inf in the input';
   // Seen in the call's outputs afterwards: the input's NaN/Inf carried through, or a finite result that overflowed.
   if (nonFinite) return 'NaN/Inf in the output (the input held NaN/Inf, or the result overflowed)';
   if (code < 0) return `argument ${-code} was illegal`;
@@ -78,6 +79,8 @@ function codeWords(op: InfoOp, code: number, p: number, nonFinite: boolean): str
 }
 
 const isArrayLevel = (op: InfoOp): boolean => Object.hasOwn(ARRAY_FAMILY, op);
+/** Whether `op` reports codes past p (p + 2 NaN/Inf; the Jacobi routines' p + 1 too): what those codes mean depends on p. */
+const reportsPastOrder = (op: InfoOp): boolean => FAMILY[op] === 'jacobi' || isArrayLevel(op);
 
 /** The array-level functions whose p is min(m, n) (the others take square matrices; lu takes any m x n). */
 const ARRAY_MIN_ORDER: ReadonlySet<InfoOp> = new Set<InfoOp>(['lu', 'svd', 'svdvals', 'lstsq']);

@@ -37,51 +37,52 @@ export function cusolverGetrfCovers(r: GetrfRequest, dev: GpuDevice): boolean {
   return vendorServes(dev, { op: 'getrf', route: 'cusolver', dtype: deviceDtype(r.a), n, count: batchCount(r.a) }, 'cusolver') && fitsInt32(r.a);
 }
 
-/** Scratch for the vendor's pivots and infos, per group; then the scatter to the API's places. */
+/**
+ * Scratch per group, in one pass over the groups: the vendor's infos (and the flags of matrices to
+ * factor again), its pivots, and the copies of A kept before the call; then the scatter to the API's places.
+ */
 interface Scratch {
   readonly pivots: DeviceArray;
   readonly vendor: DeviceArray;
-  /** Group g's matrices: places [bases[g], bases[g] + members) of `vendor`, pivots from k times that. */
+  readonly flags: DeviceArray;
+  readonly kept: DeviceArray;
+  /** Group g's matrices: places [bases[g], bases[g] + members) of `vendor` and `flags`. */
   readonly bases: readonly number[];
+  /** Where group g's pivots (k a matrix) and kept matrices (rows x cols each) start. */
+  readonly pivotBases: readonly number[];
+  readonly keptBases: readonly number[];
 }
 
-function scratch(dev: GpuDevice, frame: ReturnType<Workspace['frame']>, groups: readonly LaunchGroup[], count: number): Scratch {
-  const bases: number[] = [];
-  let base = 0, pivots = 0;
+function scratch(dev: GpuDevice, frame: ReturnType<Workspace['frame']>, dtype: DeviceArray['dtype'], groups: readonly LaunchGroup[], count: number): Scratch {
+  const bases: number[] = [], pivotBases: number[] = [], keptBases: number[] = [];
+  let base = 0, pivots = 0, kept = 0;
   for (const g of groups) {
+    const n = g.members.length, { rows, cols } = g.shapes[0]!;
     bases.push(base);
-    base += g.members.length;
-    pivots += g.members.length * Math.min(g.shapes[0]!.rows, g.shapes[0]!.cols);
+    pivotBases.push(pivots);
+    keptBases.push(kept);
+    base += n;
+    pivots += n * Math.min(rows, cols);
+    kept += n * rows * cols;
   }
-  const s = { pivots: frame.take('int32', Math.max(1, pivots), 'getrf: the vendor pivots'), vendor: frame.take('int32', count, 'getrf: the vendor info'), bases };
+  const s = {
+    pivots: frame.take('int32', Math.max(1, pivots), 'getrf: the vendor pivots'),
+    vendor: frame.take('int32', count, 'getrf: the vendor info'),
+    flags: frame.take('int32', count, 'getrf: the matrices with a pivot below the smallest normal number'),
+    kept: frame.take(dtype, Math.max(1, kept), 'getrf: A kept for the matrices the vendor cannot factor'),
+    bases, pivotBases, keptBases,
+  };
   dev.fill(s.vendor, 0);
+  dev.fill(s.flags, 0);
   return s;
-}
-
-/** Where group g's pivots start in the scratch (in elements). */
-function pivotBase(groups: readonly LaunchGroup[], g: number): number {
-  let at = 0;
-  for (let h = 0; h < g; h++) at += groups[h]!.members.length * Math.min(groups[h]!.shapes[0]!.rows, groups[h]!.shapes[0]!.cols);
-  return at;
 }
 
 function scatter(dev: GpuDevice, r: GetrfRequest, groups: readonly LaunchGroup[], s: Scratch): void {
   groups.forEach((g, gi) => {
     const n = g.members.length, k = Math.min(g.shapes[0]!.rows, g.shapes[0]!.cols);
-    const pivots = k === 0 ? s.pivots : dev.view(s.pivots, pivotBase(groups, gi), n * k);
+    const pivots = k === 0 ? s.pivots : dev.view(s.pivots, s.pivotBases[gi]!, n * k);
     launchGetrfScatter(dev, r.ipiv, r.info, g.index, pivots, dev.view(s.vendor, s.bases[gi]!, n), n, k, r.pivotStride);
   });
-}
-
-/** The elements of group g's matrices kept densely before the vendor's call: where group g's start, and in all. */
-function keptBases(groups: readonly LaunchGroup[]): { bases: number[]; total: number } {
-  const bases: number[] = [];
-  let total = 0;
-  for (const g of groups) {
-    bases.push(total);
-    total += g.members.length * g.shapes[0]!.rows * g.shapes[0]!.cols;
-  }
-  return { bases, total };
 }
 
 /**
@@ -97,21 +98,17 @@ export function cusolverGetrf(dev: GpuDevice, r: GetrfRequest): number[] {
   const frame = Workspace.of(dev).frame();
   try {
     const groups = launchGroups(dev, frame, [r.a], ['a']);
-    const s = scratch(dev, frame, groups, count);
-    const keep = keptBases(groups);
-    const kept = frame.take(dtype, Math.max(1, keep.total), 'getrf: A kept for the matrices the vendor cannot factor');
-    const flags = frame.take('int32', count, 'getrf: the matrices with a pivot below the smallest normal number');
-    dev.fill(flags, 0);
-    // Group g's kept matrices and flags (places s.bases[g] on), with its shape.
+    const s = scratch(dev, frame, dtype, groups, count);
+    // Group g's kept matrices and flags, with its shape.
     const each = (run: (g: LaunchGroup, kept: DeviceArray, flags: DeviceArray, rows: number, cols: number, gi: number) => void): void => groups.forEach((g, gi) => {
       const { rows, cols } = g.shapes[0]!, n = g.members.length, size = n * rows * cols;
       // An empty group (0 rows or columns) keeps nothing; its kernels return at once.
-      run(g, size > 0 ? dev.view(kept, keep.bases[gi]!, size) : kept, dev.view(flags, s.bases[gi]!, n), rows, cols, gi);
+      run(g, size > 0 ? dev.view(s.kept, s.keptBases[gi]!, size) : s.kept, dev.view(s.flags, s.bases[gi]!, n), rows, cols, gi);
     });
     each((g, k, f, rows, cols) => launchGetrfKeep(dev, dtype, g.operands[0]!, rows, cols, k, f, g.members.length, false));
     if (solver !== undefined) {
       const calls = groups.flatMap((g, gi) => {
-        const k = Math.min(g.shapes[0]!.rows, g.shapes[0]!.cols), at = pivotBase(groups, gi);
+        const k = Math.min(g.shapes[0]!.rows, g.shapes[0]!.cols), at = s.pivotBases[gi]!;
         return g.members.map((i, q) => ({ m: matrixAddress(r.a, i, 'a'), info: s.bases[gi]! + q, pivots: at + q * k }));
       }).filter((c) => c.m.rows > 0 && c.m.cols > 0);
       let lwork = 1;
@@ -123,7 +120,7 @@ export function cusolverGetrf(dev: GpuDevice, r: GetrfRequest): number[] {
     }
     scatter(dev, r, groups, s);
     each((g, _k, f, rows, cols) => launchGetrfTiny(dev, dtype, g.operands[0]!, Math.min(rows, cols), f, g.members.length));
-    const flagged = dev.download(flags) as Int32Array;
+    const flagged = dev.download(s.flags) as Int32Array;
     const redo: number[] = [];
     each((g, k, f, rows, cols, gi) => {
       const mine = g.members.filter((_, q) => flagged[s.bases[gi]! + q] !== 0);
