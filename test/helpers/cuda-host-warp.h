@@ -73,6 +73,21 @@ inline float __int_as_float(int x) { float f; std::memcpy(&f, &x, 4); return f; 
 inline int __float_as_int(float x) { int i; std::memcpy(&i, &x, 4); return i; }
 inline int __double2hiint(double x) { long long b; std::memcpy(&b, &x, 8); return (int)(b >> 32); }
 inline double __hiloint2double(int hi, int lo) { return __longlong_as_double((long long)(((unsigned long long)(unsigned)hi << 32) | (unsigned)lo)); }
+inline long long __double_as_longlong(double x) { long long v; std::memcpy(&v, &x, 8); return v; }
+inline unsigned __float_as_uint(float x) { unsigned v; std::memcpy(&v, &x, 4); return v; }
+// The whole-warp reductions (the LU's pivot keys): 32-bit integers, exact through the double slots.
+template <typename T, typename F> T warp_reduce(T v, F pick) {
+  const int w = warpOf(), l = threadIdx.x % 32;
+  g_warp[w]->arrive_and_wait();
+  g_slot[w][l] = (double)v;
+  g_warp[w]->arrive_and_wait();
+  T r = (T)g_slot[w][0];
+  for (int i = 1; i < 32; ++i) r = pick(r, (T)g_slot[w][i]);
+  g_warp[w]->arrive_and_wait();
+  return r;
+}
+template <typename T> T __reduce_max_sync(unsigned, T v) { return warp_reduce(v, [](T x, T y) { return x > y ? x : y; }); }
+template <typename T> T __reduce_min_sync(unsigned, T v) { return warp_reduce(v, [](T x, T y) { return x < y ? x : y; }); }
 #define __global__
 #define __device__
 #define __forceinline__ inline

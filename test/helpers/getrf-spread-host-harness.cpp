@@ -26,8 +26,6 @@ template <> unsigned long long __shfl_xor_sync<unsigned long long>(unsigned, uns
   g_warp[w]->arrive_and_wait();
   return r;
 }
-inline long long __double_as_longlong(double x) { long long v; std::memcpy(&v, &x, 8); return v; }
-inline unsigned __float_as_uint(float x) { unsigned v; std::memcpy(&v, &x, 4); return v; }
 inline int atomicAdd(int* p, int v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
 template <typename T> T __ldcg(const T* p) { T v; __atomic_load(p, &v, __ATOMIC_RELAXED); return v; }
 inline int acquireFlag(const int* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }

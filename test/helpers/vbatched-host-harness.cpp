@@ -23,23 +23,9 @@ inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
 #define __align__(n) __attribute__((aligned(n)))
 alignas(16) unsigned char g_smem[256 * 1024];
 #ifdef GETRF
-// The register LU's pivot keys and warp reductions (generate-register.ts).
-inline long long __double_as_longlong(double x) { long long v; std::memcpy(&v, &x, 8); return v; }
-inline unsigned __float_as_uint(float x) { unsigned v; std::memcpy(&v, &x, 4); return v; }
+// The register LU's reciprocals (generate-register.ts); its pivot keys and warp reductions: cuda-host-warp.h.
 inline double __drcp_rn(double x) { return 1.0 / x; }
 inline float __frcp_rn(float x) { return 1.0f / x; }
-template <typename T, typename F> T warp_reduce(T v, F pick) {
-  const int w = warpOf(), l = threadIdx.x % 32;
-  g_warp[w]->arrive_and_wait();
-  g_slot[w][l] = (double)v;   // 32-bit integers: exact in a double
-  g_warp[w]->arrive_and_wait();
-  T r = (T)g_slot[w][0];
-  for (int i = 1; i < 32; ++i) r = pick(r, (T)g_slot[w][i]);
-  g_warp[w]->arrive_and_wait();
-  return r;
-}
-template <typename T> T __reduce_max_sync(unsigned, T v) { return warp_reduce(v, [](T x, T y) { return x > y ? x : y; }); }
-template <typename T> T __reduce_min_sync(unsigned, T v) { return warp_reduce(v, [](T x, T y) { return x < y ? x : y; }); }
 #endif
 #include "kernel.cu"   // from -I<dir>
 int main() {

@@ -22,7 +22,10 @@ export const noPrefetchTag = (p: PrefetchChoice): string => (p.prefetchC === fal
 /** Pure: the prefetch loop for C elements of `elementBytes` bytes. */
 export function prefetchCTile(elementBytes: number): string {
   const rows = Math.max(1, Math.floor(128 / elementBytes));   // C's rows in one 128-byte line
+  // PTX only where the device code is compiled (NVRTC defines __CUDA_ARCH__); a host compile of the
+  // kernel (the host emulations) skips the hint, which changes no result.
   return `  // C's tile toward L2 now (beta != 0), so the epilogue's reads of C do not wait on memory.
+#ifdef __CUDA_ARCH__
   for (int e = t; e < BN * ((BM + ${rows - 1}) / ${rows}); e += THREADS) {
     const int i = i0 + ${rows} * (e % ((BM + ${rows - 1}) / ${rows})), j = j0 + e / ((BM + ${rows - 1}) / ${rows});
     if (i < m && j < n) {
@@ -31,5 +34,6 @@ export function prefetchCTile(elementBytes: number): string {
       asm volatile("prefetch.global.L2 [%0];" :: "l"(first + min(${rows - 1}, m - 1 - i)));
     }
   }
+#endif
 `;
 }
