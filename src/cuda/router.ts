@@ -156,6 +156,19 @@ function cusolverGetrfGuarded(dev: GpuDevice, r: DeviceRequest<'getrf'>): void {
   });
 }
 
+/**
+ * Complex trsm on cuBLAS, and on the own route the matrices it leaves as they were (a diagonal entry
+ * whose reciprocal the vendor cannot take: vendor/trsm.ts), as a variable batch of those members.
+ */
+function cublasComplexTrsmGuarded(dev: GpuDevice, r: ComplexDeviceRequest<'trsm'>): void {
+  const redo = cublasTrsm(dev, r);
+  if (redo.length === 0) return;
+  const request = r as unknown as Record<string, unknown>;
+  runParts('trsm', dev, request, [redo], (members) => partRequest('trsm', request, members), (part) => {
+    chooseComplex('trsm', part, dev, undefined, true).candidate.run!(dev, part as unknown as ComplexDeviceRequest<ComplexRouted>);
+  });
+}
+
 /** An operation with one GPU design, named as the operation, that takes every request: it, then the CPU reference. */
 function single<K extends OpName>(op: K, run: GpuOp<K>): readonly Candidate<K>[] {
   return [{ name: op, run }, CPU];
@@ -361,7 +374,7 @@ export const COMPLEX_ROUTES: { readonly [K in ComplexRouted]: readonly ComplexCa
   // Any order (ztrsm/): cuBLAS's z/ctrsmBatched inside the card's measured crossover rules for the complex type, else
   // the warp design for triangles of order <= 32 and the recursion over it with the complex GEMM beyond.
   trsm: [
-    { name: 'cublas', covers: cublasComplexTrsmCovers, run: cublasTrsm, capturable: false },
+    { name: 'cublas', covers: cublasComplexTrsmCovers, run: cublasComplexTrsmGuarded, capturable: false },
     ownComplex('trsm', 'trsm', undefined, complexTrsmCuda),
     CPU,
   ],

@@ -22,7 +22,7 @@ process.env['MYRIAD_LIBCUBLAS'] = '/nonexistent/libcublas.so';
 process.env['MYRIAD_LIBCUSOLVER'] = '/nonexistent/libcusolver.so';
 
 const { list, strided, variable } = await import('../../src/core/batch.js');
-const { choose, ownRoute, ROUTES } = await import('../../src/cuda/router.js');
+const { choose, COMPLEX_ROUTES, ownRoute, ROUTES } = await import('../../src/cuda/router.js');
 const { PlanningDevice } = await import('../../src/cuda/runtime/planning-device.js');
 const { vendorRuleFor, vendorTables } = await import('../../src/cuda/model/tuning/vendor-tables.js');
 const vendor = await import('../../src/cuda/vendor/index.js');
@@ -138,7 +138,7 @@ test('forced on a device that runs nothing, the routes plan their kernels and ca
     run(dev, requests(dev));
     return dev.sources.map((s) => s.entry).sort();
   };
-  assert.deepEqual(entries((dev, r) => vendor.cublasTrsm(dev, r.trsm('right', 9, 4, 3) as never)), ['vendor_strided_pointers']);
+  assert.deepEqual(entries((dev, r) => assert.deepEqual(vendor.cublasTrsm(dev, r.trsm('right', 9, 4, 3) as never), [])), ['vendor_strided_pointers']);
   assert.deepEqual(entries((dev, r) => vendor.cublasGetrs(dev, r.getrs(9, 4, 3) as never)), ['info_zero', 'vendor_getrs_pivots', 'vendor_strided_pointers']);
   // gesv: the factorisation it is given, then the solve with failed matrices masked.
   const factored: unknown[] = [];
@@ -152,6 +152,39 @@ test('forced on a device that runs nothing, the routes plan their kernels and ca
     const lst = (rows: number, cols: number) => list([0, 1, 2].map(() => dev.alloc('float64', rows * cols)), { rows, cols });
     vendor.cublasTrsm(dev, { side: 'left', uplo: 'upper', transA: 'T', diag: 'unit', alpha: 2, a: lst(5, 5), b: lst(5, 2) } as never);
   }), []);
+});
+
+/** A device that runs nothing whose int32 downloads (the trsm route's diagonal flags) read 1 at the places `flagged`. */
+class FlaggingDevice extends PlanningDevice {
+  constructor(private readonly flagged: readonly number[]) { super(H200); }
+  override download(src: Parameters<Dev['download']>[0], dst?: Parameters<Dev['download']>[1]): ReturnType<Dev['download']> {
+    const h = super.download(src, dst);
+    if (h instanceof Int32Array) for (const q of this.flagged) if (q < h.length) h[q] = 1;
+    return h;
+  }
+}
+
+test('the complex cuBLAS trsm sets aside the matrices whose diagonal it cannot take, and the router solves them on the own route', () => {
+  const complexTrsm = (d: Dev, diag: 'unit' | 'nonunit' = 'nonunit') => {
+    const pairs = (rows: number, cols: number) => strided(d.alloc('float64', 2 * rows * cols * 3), { rows, cols, count: 3, dtype: 'complex128' });
+    return { side: 'left' as const, uplo: 'lower' as const, transA: 'C' as const, diag, alpha: [1, 0] as [number, number], a: pairs(9, 9), b: pairs(9, 4) };
+  };
+  // The vendor route alone: the flagged places back, their B pointers pointed at scratch.
+  const dev = new FlaggingDevice([1]);
+  assert.deepEqual(vendor.cublasTrsm(dev, complexTrsm(dev) as never), [1]);
+  assert.deepEqual(dev.sources.map((s) => s.entry).sort(), ['vendor_solve_mask', 'vendor_strided_pointers', 'vendor_ztiny_diagonal_d_pa']);
+  // A unit diagonal is not scanned, nor a real one (cuBLAS's real trsmBatched takes a subnormal diagonal): nothing set aside.
+  const unit = new FlaggingDevice([0, 1, 2]);
+  assert.deepEqual(vendor.cublasTrsm(unit, complexTrsm(unit, 'unit') as never), []);
+  assert.deepEqual(vendor.cublasTrsm(unit, requests(unit).trsm('left', 9, 4, 3) as never), []);
+  assert.deepEqual(unit.sources.map((s) => s.entry), ['vendor_strided_pointers']);
+  // Through the router: after the vendor's kernels, the own route's for the member set aside.
+  const d = new FlaggingDevice([2]);
+  COMPLEX_ROUTES.trsm.find((x) => x.name === 'cublas')!.run!(d, complexTrsm(d) as never);
+  const names = d.sources.map((s) => s.entry);
+  const own = names.filter((e) => !e.startsWith('vendor_'));
+  assert.ok(own.length > 0, `the own route solves the member set aside (${names.join(', ')})`);
+  assert.ok(names.indexOf(own[0]!) > names.indexOf('vendor_solve_mask'), 'after the vendor route');
 });
 
 test('forced, a route refuses what it does not take before anything is written or factored', () => {

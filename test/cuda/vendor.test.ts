@@ -31,7 +31,7 @@ const { PlanningDevice } = await import('../../src/cuda/runtime/planning-device.
 const { VENDOR_RATIO_MAX, routedOp, vendorRuleFor, vendorTableFor, vendorTables } = await import('../../src/cuda/model/tuning/vendor-tables.js');
 const vendor = await import('../../src/cuda/vendor/index.js');
 const { vendorCard } = await import('../../src/cuda/vendor/rules.js');
-const { SCAN_SENTINEL, getrfKeepSource, getrfScatterSource, getrfTinySource, potrfInfoSource, potrfScanSource, syevPackSource, syevUnpackSource } = await import('../../src/cuda/vendor/kernels.js');
+const { SCAN_SENTINEL, getrfKeepSource, getrfScatterSource, tinyDiagonalSource, potrfInfoSource, potrfScanSource, syevPackSource, syevUnpackSource } = await import('../../src/cuda/vendor/kernels.js');
 const { H100 } = await import('../helpers/devices.js');
 const { recordingDevice } = await import('../helpers/fake-gpus.js');
 const { Rng } = await import('../helpers/random.js');
@@ -152,8 +152,8 @@ test('forced on a device that runs nothing, the vendor routes plan their kernels
   vendor.cusolverSyev(dev, r.syev(16, 3) as never);
   vendor.cublasGemm(dev, r.gemm(16, 3) as never);
   assert.deepEqual(dev.sources.map((s) => s.entry).sort(), [
-    'vendor_getrf_keep_d_pa', 'vendor_getrf_keep_d_st', 'vendor_getrf_scatter', 'vendor_getrf_tiny_d_pa', 'vendor_getrf_tiny_d_st', 'vendor_potrf_info',
-    'vendor_potrf_scan_d_l_st', 'vendor_syev_pack_d_l_st', 'vendor_syev_unpack_d_st_st',
+    'vendor_getrf_keep_d_pa', 'vendor_getrf_keep_d_st', 'vendor_getrf_scatter', 'vendor_potrf_info',
+    'vendor_potrf_scan_d_l_st', 'vendor_syev_pack_d_l_st', 'vendor_syev_unpack_d_st_st', 'vendor_tiny_diagonal_d_pa', 'vendor_tiny_diagonal_d_st',
   ]);
 });
 
@@ -374,7 +374,7 @@ test('the kernels around the vendor calls compile for sm_90', { skip: NVCC_SKIP 
     syevPackSource('float64', 'upper', 'pointer'), syevPackSource('float32', 'lower', 'strided'), syevUnpackSource('float64', 'pointer', 'strided'),
     syevUnpackSource('float32', 'strided', 'pointer'), syevPackSource('float64', 'lower', 'pointer', 'complex'), syevPackSource('float32', 'upper', 'strided', 'complex'),
     syevUnpackSource('float64', 'strided', 'pointer', 'complex'), syevUnpackSource('float32', 'pointer', 'strided', 'complex'),
-    getrfKeepSource('float64', 'strided', false), getrfKeepSource('float32', 'pointer', true), getrfTinySource('float64', 'strided'), getrfTinySource('float32', 'pointer')];
+    getrfKeepSource('float64', 'strided', false), getrfKeepSource('float32', 'pointer', true), tinyDiagonalSource('float64', 'strided'), tinyDiagonalSource('float32', 'pointer'), tinyDiagonalSource('float64', 'pointer', 'complex'), tinyDiagonalSource('float32', 'strided', 'complex')];
   for (const r of await compileForSm90(sources)) assert.ok('report' in r, `${r.src.entry}: ${'error' in r ? r.error : ''}`);
 });
 

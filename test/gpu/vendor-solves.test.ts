@@ -97,8 +97,9 @@ function checkTrsm(dev: GpuDevice, rng: Rng, dtype: DType, side: Side, uplo: Upl
   cpuTrsm({ side, uplo, transA, diag, alpha, a: batchOf(pa, hostA.slice()), b: batchOf(pb, want) });
   const dA = dev.upload(hostA), dB = dev.upload(hostB);
   try {
-    cublasTrsm(dev, { side, uplo, transA, diag, alpha, a: batchOf(pa, dA), b: batchOf(pb, dB) });
+    const setAside = cublasTrsm(dev, { side, uplo, transA, diag, alpha, a: batchOf(pa, dA), b: batchOf(pb, dB) });
     const what = `cublas trsm ${dtype} ${side} ${uplo} ${transA} ${diag} ${m} x ${n} x ${count}`;
+    assert.deepEqual(setAside, [], `${what}: no diagonal entry below the smallest normal number, nothing set aside`);
     unchanged(dev.download(dA) as FloatArray, hostA, `${what}: A`);
     checkB(pb, dev.download(dB) as FloatArray, want, hostB, () => 30 * (k + 2) * EPS[dtype], what, (q) => q === singular && diag === 'nonunit');
   } finally {

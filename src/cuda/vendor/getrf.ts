@@ -24,7 +24,7 @@ import type { Requests } from '../../core/op-specs.js';
 import { Workspace } from '../runtime/workspace.js';
 import type { DeviceArray, GpuDevice } from '../runtime/types.js';
 import { launchGroups, matrixAddress, type LaunchGroup } from './groups.js';
-import { launchGetrfKeep, launchGetrfScatter, launchGetrfTiny } from './kernels.js';
+import { launchGetrfKeep, launchGetrfScatter, launchTinyDiagonal } from './kernels.js';
 import { vendorSolver } from './native.js';
 import { deviceDtype, fitsInt32, squareOrder, vendorCard, vendorServes } from './rules.js';
 
@@ -119,7 +119,7 @@ export function cusolverGetrf(dev: GpuDevice, r: GetrfRequest): number[] {
       }
     }
     scatter(dev, r, groups, s);
-    each((g, _k, f, rows, cols) => launchGetrfTiny(dev, dtype, g.operands[0]!, Math.min(rows, cols), f, g.members.length));
+    each((g, _k, f, rows, cols) => launchTinyDiagonal(dev, dtype, g.operands[0]!, Math.min(rows, cols), f, g.members.length));
     const flagged = dev.download(s.flags) as Int32Array;
     const redo: number[] = [];
     each((g, k, f, rows, cols, gi) => {

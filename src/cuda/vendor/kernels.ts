@@ -13,12 +13,14 @@
  *   is where the reference fails), so NaN and Inf report as the own routes report them, whatever
  *   the vendor does with them.
  * - getrf_scatter: the vendor's 1-based pivots, minus one, and its info, to the batch's places.
- * - getrf_keep, getrf_tiny, getrf_restore: around the vendor's LU, which multiplies by the
+ * - getrf_keep, tiny_diagonal, getrf_restore: around the vendor's LU, which multiplies by the
  *   reciprocal of each pivot however small it is (cusolverDnSgetrf on an H200: a pivot of 2^-140
  *   in float32 gave U = -Inf and NaN after it, where sgetf2 divides below the smallest normal
  *   number): each matrix is kept (packed densely into scratch) before the call; after it, a
  *   matrix is flagged where a stored pivot U(j, j) is nonzero and below the smallest normal
  *   number; the flagged ones are written back as they were, for the own route to factor.
+ * - tiny_diagonal before the vendor's complex trsm too, which multiplies by the reciprocal of the
+ *   triangle's diagonal: the flagged matrices are solved on the own route.
  * - syev_pack: the referenced triangle mirrored into a dense scratch matrix (what
  *   cusolverDnXsyevBatched takes); a NaN or Inf is written as 0 and flags the matrix.
  * - syev_unpack: eigenvectors (jobz 'vectors') and eigenvalues back to the batch's layout, NaN for a
@@ -36,7 +38,7 @@
  *   so that gesv leaves B as it was where the factorisation failed (LAPACK's gesv).
  */
 import type { DType } from '../../core/dtype.js';
-import { dtypeInfo } from '../../core/dtype-table.js';
+import { cudaMath, dtypeInfo } from '../../core/dtype-table.js';
 import type { Uplo } from '../../core/enums.js';
 import { kindTag, matrixPointer, operandParameters, type OperandKind } from '../kernels/common/batch-pointer.js';
 import { cachedKernel } from '../kernels/common/kernel-cache.js';
@@ -55,6 +57,8 @@ export function blockShape(n: number): { readonly parts: number; readonly thread
 
 /** The kernels' prelude: `real` and its largest finite magnitude MAXR. */
 export const head = (dtype: DType): string => `typedef ${cType(dtype)} real;\n#define MAXR (${dtypeInfo(dtype).cuda.max})\n`;
+/** The complex kernels' element: a pair (x = re, y = im) of the parts' type. */
+const pairType = (dtype: DType): string => `struct __align__(${2 * dtypeInfo(dtype).bytes}) real2 { real x, y; };\n`;
 /** The matrix q and part of a per-matrix block (the grid is count x parts blocks). */
 export const BLOCK = `  const long long block = blockIdx.x;
   const int q = (int)(block / parts);
@@ -88,7 +92,7 @@ export function potrfScanSource(dtype: DType, uplo: Uplo, kind: OperandKind, ele
       else stops = !finiteReal(v.x) || !finiteReal(v.y);`
     : `      const real v = a[i + (long long)j * ldA];
       const bool stops = !finiteReal(v) && !(i == j && v > MAXR);`;
-  const source = `${head(dtype)}${complex ? `struct __align__(${2 * dtypeInfo(dtype).bytes}) real2 { real x, y; };\n` : ''}
+  const source = `${head(dtype)}${complex ? pairType(dtype) : ''}
 static __device__ __forceinline__ bool finiteReal(real v) { return v >= -MAXR && v <= MAXR; }
 extern "C" __global__ void ${entry}(${operandParameters('A', kind, complex, complex ? 'real2' : 'real')}, int n, int* __restrict__ first, int count, int parts) {
 ${BLOCK}  ${complex ? '' : 'const '}${complex ? 'real2' : 'real'}* a = ${matrixPointer('A', kind, 'q')};
@@ -157,17 +161,29 @@ ${BLOCK}  ${restore ? 'if (flags[q] == 0) return;\n  ' : '(void)flags;\n  '}${re
   return { name: `${entry}.cu`, source, entry };
 }
 
-const getrfTinyEntry = (dtype: DType, kind: OperandKind): string => `vendor_getrf_tiny_${precisionLetter(dtype)}_${kindTag(kind)}`;
+const tinyDiagonalEntry = (dtype: DType, kind: OperandKind, element: ScanElement): string =>
+  `vendor_${element === 'complex' ? 'z' : ''}tiny_diagonal_${precisionLetter(dtype)}_${kindTag(kind)}`;
 
-/** getrf_tiny: flags[q] = 1 where one of matrix q's k stored pivots is nonzero with |U(j, j)| below the smallest normal number (NaN is not). */
-export function getrfTinySource(dtype: DType, kind: OperandKind): KernelSource {
-  const entry = getrfTinyEntry(dtype, kind);
-  const source = `${head(dtype)}
-extern "C" __global__ void ${entry}(${operandParameters('A', kind, false)}, int k, int* __restrict__ flags, int count, int parts) {
-${BLOCK}  const real* a = ${matrixPointer('A', kind, 'q')};
+/**
+ * tiny_diagonal: flags[q] = 1 where one of the first k diagonal entries of matrix q is nonzero and
+ * below the smallest normal number in magnitude (complex: the modulus, by hypot; NaN is not), where
+ * the own solves divide rather than multiply by the reciprocal (kernels/common/diagonal-scale.ts);
+ * complex also where |re| + |im| overflows (cuBLAS's z/ctrsmBatched gave X = NaN at (2^1023, 2^1023)
+ * on an H200, where Smith's division, the own routes', is finite).
+ */
+export function tinyDiagonalSource(dtype: DType, kind: OperandKind, element: ScanElement = 'real'): KernelSource {
+  const complex = element === 'complex';
+  const entry = tinyDiagonalEntry(dtype, kind, element);
+  const type = complex ? 'real2' : 'real';
+  const tiny = complex
+    ? `((u.x != 0 || u.y != 0) && ${cudaMath(dtype, 'hypot')}(u.x, u.y) < SAFMIN) || fabs(u.x) + fabs(u.y) > MAXR`
+    : 'u != 0 && fabs(u) < SAFMIN';
+  const source = `${head(dtype)}${complex ? pairType(dtype) : ''}#define SAFMIN (${dtypeInfo(dtype).cuda.safeMin})
+extern "C" __global__ void ${entry}(${operandParameters('A', kind, false, type)}, int k, int* __restrict__ flags, int count, int parts) {
+${BLOCK}  const ${type}* a = ${matrixPointer('A', kind, 'q')};
   for (long long j = (long long)part * blockDim.x + threadIdx.x; j < k; j += (long long)parts * blockDim.x) {
-    const real u = a[j + j * ldA];
-    if (u != 0 && fabs(u) < ${dtypeInfo(dtype).cuda.safeMin}) flags[q] = 1;
+    const ${type} u = a[j + j * ldA];
+    if (${tiny}) flags[q] = 1;
   }
 }
 `;
@@ -214,9 +230,6 @@ export function solveMaskSource(): KernelSource {
 
 const syevPackEntry = (dtype: DType, uplo: Uplo, kind: OperandKind, element: ScanElement = 'real'): string =>
   `vendor_${element === 'complex' ? 'heev' : 'syev'}_pack_${precisionLetter(dtype)}_${uplo === 'lower' ? 'l' : 'u'}_${kindTag(kind)}`;
-
-/** The pair type of the complex kernels here (the parts' `real`), after `head`. */
-const pairType = (dtype: DType): string => `struct __align__(${2 * dtypeInfo(dtype).bytes}) real2 { real x, y; };\n`;
 
 export function syevPackSource(dtype: DType, uplo: Uplo, kind: OperandKind, element: ScanElement = 'real'): KernelSource {
   if (element === 'complex') return heevPackSource(dtype, uplo, kind);
@@ -425,11 +438,11 @@ export function launchGetrfKeep(dev: GpuDevice, dtype: DType, a: GroupOperand, r
     [...operand(a), arg.i32(rows), arg.i32(cols), arg.ptr(kept), arg.ptr(flags), arg.i32(count), arg.i32(shape.parts)]);
 }
 
-/** getrf_tiny over a group's `count` factors (k = min(rows, cols) pivots each) into `flags` (set, never cleared). */
-export function launchGetrfTiny(dev: GpuDevice, dtype: DType, a: GroupOperand, k: number, flags: DeviceArray, count: number): void {
+/** tiny_diagonal over a group's `count` matrices (the first k diagonal entries of each) into `flags` (set, never cleared). */
+export function launchTinyDiagonal(dev: GpuDevice, dtype: DType, a: GroupOperand, k: number, flags: DeviceArray, count: number, element: ScanElement = 'real'): void {
   if (count === 0 || k === 0) return;
   const parts = Math.max(1, Math.min(64, Math.ceil(k / 256)));
-  cachedKernel(dev, getrfTinyEntry(dtype, a.kind), () => getrfTinySource(dtype, a.kind)).launch({ grid: [count * parts, 1, 1], block: [256, 1, 1] },
+  cachedKernel(dev, tinyDiagonalEntry(dtype, a.kind, element), () => tinyDiagonalSource(dtype, a.kind, element)).launch({ grid: [count * parts, 1, 1], block: [256, 1, 1] },
     [...operand(a), arg.i32(k), arg.ptr(flags), arg.i32(count), arg.i32(parts)]);
 }
 

@@ -8,18 +8,27 @@
  * Complex batches (cublas{Z,C}trsmBatched, op 'N', 'T' or 'C', complex alpha) take the same path
  * with their own rules (the table's dtype complex128 / complex64).
  *
- * The table's order of a trsm is A's (m on the left, n on the right); its right-hand sides are B's
- * other dimension, at most TRSM_RHS_MAX here: cuBLAS's batched trsm spreads them over a grid
- * dimension and fails (CUBLAS_STATUS_EXECUTION_FAILED) beyond 65535 blocks of 8.
+ * The complex routines multiply by the reciprocal of each diagonal entry, which overflows where the
+ * entry's modulus is below the smallest normal number (on an H200, scripts/probe/trsm-vendor-diagonal.mjs:
+ * complex64 entries of modulus 2^-128 and below, complex128 2^-1024 and below, and (2^1023, 2^1023), gave
+ * X NaN or wrong where the reference's is finite; the real routines matched the reference at every
+ * exponent, both sides). So for complex data with a non-unit diagonal each triangle's diagonal is
+ * scanned first (kernels.ts tiny_diagonal: the entries where the own solves divide too,
+ * kernels/common/diagonal-scale.ts, and those whose |re| + |im| overflows), the flags read back (the
+ * route waits for the scan), and a flagged matrix's B pointer is pointed at scratch for the vendor's
+ * call (kernels.ts solve_mask); the route returns those matrices for the caller to solve on the own
+ * route (router.ts).
  */
 import { batchCount, matrixAt, uniformShape } from '../../core/batch.js';
+import type { DType } from '../../core/dtype.js';
 import { MyriadError } from '../../core/errors.js';
 import type { ComplexTrsmRequest, Requests } from '../../core/op-specs.js';
 import { complexOf } from '../../core/dtype-table.js';
 import type { VendorQuery } from '../model/tuning/vendor-tables.js';
-import { Workspace } from '../runtime/workspace.js';
+import { Workspace, type WorkspaceFrame } from '../runtime/workspace.js';
 import type { DeviceArray, GpuDevice } from '../runtime/types.js';
-import { pointerGroups } from './groups.js';
+import { pointerGroups, type LaunchGroup } from './groups.js';
+import { launchSolveMask, launchTinyDiagonal } from './kernels.js';
 import { vendorBlas } from './native.js';
 import { deviceDtype, fitsInt32, vendorCard, vendorServes } from './rules.js';
 
@@ -60,10 +69,14 @@ export function cublasTrsmCovers(r: AnyTrsm, dev: GpuDevice): boolean {
 /** The complex requests' covers: the same rules, asked with the complex type. */
 export const cublasComplexTrsmCovers: (r: ComplexTrsm, dev: GpuDevice) => boolean = cublasTrsmCovers;
 
-/** B := alpha op(A)^-1 B or alpha B op(A)^-1 on cuBLAS, real or complex (the request's alpha says which). */
-export function cublasTrsm(dev: GpuDevice, r: AnyTrsm): void {
+/**
+ * B := alpha op(A)^-1 B or alpha B op(A)^-1 on cuBLAS, real or complex (the request's alpha says
+ * which); returns the batch places (ascending) of the complex matrices it left as they were, whose
+ * diagonal holds an entry the vendor cannot take (the caller solves them on the own route).
+ */
+export function cublasTrsm(dev: GpuDevice, r: AnyTrsm): number[] {
   const count = batchCount(r.b);
-  if (count === 0) return;
+  if (count === 0) return [];
   if (alphaZero(r)) throw new MyriadError('UNSUPPORTED', 'the cublas route takes alpha != 0 (with alpha = 0 BLAS sets B to zero without reading A; the own routes keep that)', 'force');
   const blas = vendorBlas(dev);
   const dtype = deviceDtype(r.b);
@@ -74,17 +87,52 @@ export function cublasTrsm(dev: GpuDevice, r: AnyTrsm): void {
   }
   const frame = Workspace.of(dev).frame();
   try {
-    for (const g of pointerGroups(dev, frame, [r.a, r.b], ['a', 'b'])) {
+    const groups = pointerGroups(dev, frame, [r.a, r.b], ['a', 'b']).filter((g) => g.shapes[1]!.rows > 0 && g.shapes[1]!.cols > 0);
+    for (const g of groups) {
+      const [sa, sb] = g.shapes;
+      const order = r.side === 'left' ? sb!.rows : sb!.cols;
+      if (sa!.rows !== order || sa!.cols !== order) throw new MyriadError('SHAPE', `A is ${sa!.rows} x ${sa!.cols}, B ${sb!.rows} x ${sb!.cols} (side ${r.side})`, 'a');
+    }
+    const redo = isComplex(r) && r.diag === 'nonunit' ? setAside(dev, frame, dtype, groups) : [];
+    for (const g of groups) {
       const [sa, sb] = g.shapes;
       const m = sb!.rows, n = sb!.cols;
-      if (m === 0 || n === 0) continue;
-      const order = r.side === 'left' ? m : n;
-      if (sa!.rows !== order || sa!.cols !== order) throw new MyriadError('SHAPE', `A is ${sa!.rows} x ${sa!.cols}, B ${m} x ${n} (side ${r.side})`, 'a');
       const [pa, pb] = g.operands;
       if (isComplex(r)) blas?.complexTrsmPointersAt(dtype, r.side, r.uplo, r.transA, r.diag, m, n, r.alpha, pa!.pointer, sa!.ld, pb!.pointer, sb!.ld, g.members.length);
       else blas?.trsmPointersAt(dtype, r.side, r.uplo, r.transA, r.diag, m, n, r.alpha, pa!.pointer, sa!.ld, pb!.pointer, sb!.ld, g.members.length);
     }
+    return redo;
   } finally {
     frame.end();
   }
+}
+
+/**
+ * The complex diagonals' scan (one flag a matrix, read back); each flagged matrix's B pointer pointed
+ * at a scratch matrix of its group's shape, so the vendor's call leaves B alone there. Returns the
+ * flagged matrices' batch places, ascending.
+ */
+function setAside(dev: GpuDevice, frame: WorkspaceFrame, dtype: DType, groups: readonly LaunchGroup[]): number[] {
+  const total = groups.reduce((n, g) => n + g.members.length, 0);
+  if (total === 0) return [];
+  const flags = frame.take('int32', total, 'trsm: the matrices with a diagonal entry below the smallest normal number');
+  dev.fill(flags, 0);
+  const bases: number[] = [];
+  let base = 0;
+  for (const g of groups) {
+    bases.push(base);
+    launchTinyDiagonal(dev, dtype, g.operands[0]!, g.shapes[0]!.rows, dev.view(flags, base, g.members.length), g.members.length, 'complex');
+    base += g.members.length;
+  }
+  const flagged = dev.download(flags) as Int32Array;
+  const redo: number[] = [];
+  groups.forEach((g, gi) => {
+    const mine = g.members.filter((_, q) => flagged[bases[gi]! + q] !== 0);
+    if (mine.length === 0) return;
+    const sb = g.shapes[1]!;
+    const scratch = frame.take(dtype, 2 * sb.ld * sb.cols, 'trsm: where the vendor writes the set-aside matrices (pairs)');
+    launchSolveMask(dev, g.operands[1]!.pointer, dev.view(flags, bases[gi]!, g.members.length), null, scratch, g.members.length);
+    redo.push(...mine);
+  });
+  return redo.sort((x, y) => x - y);
 }
