@@ -198,19 +198,53 @@ export const h200VendorTable: VendorTable = {
       measured: [{ n: 192, count: 303, ratio: 0.89 }, { n: 256, count: 170, ratio: 0.88 }, { n: 384, count: 75, ratio: 0.87 }, { n: 512, count: 42, ratio: 0.87 }] },
     { op: 'gemm', route: 'cublas', dtype: 'complex64', n: [256, Infinity], count: [1, 1],
       measured: [{ n: 256, count: 1, ratio: 0.63 }, { n: 512, count: 1, ratio: 0.64 }, { n: 768, count: 1, ratio: 0.63 }, { n: 1024, count: 1, ratio: 0.9 }, { n: 1536, count: 1, ratio: 0.69 }, { n: 2048, count: 1, ratio: 0.85 }, { n: 4096, count: 1, ratio: 0.85 }, { n: 8192, count: 1, ratio: 0.87 }] },
-    // Complex trsm (left; one right-hand side and 16): the same card, 2026-11-29, code of commit
-    // `529be5f` (the complex trsm's recursion above 32), `node dist/scripts/vendor-sweep.js --ops trsm
-    // --dtype complex128,complex64`: cuBLAS's z/ctrsmBatched against the own route; one right-hand
-    // side stays on the own kernels everywhere (1.6-194x). Order 32 (0.80 in that run, 4,096 matrices, 16 right-hand sides)
-    // stays own since the columns design (ztrsm/plan.ts:
-    // 1.58x z trsmBatched at 32 with 32 right-hand sides, `scripts/probe/ztrsm-small.mjs`); 33-63 with it, as between a
-    // measured order the own route won and the next one the vendor won.
-    { op: 'trsm', route: 'cublas', dtype: 'complex128', side: 'left', n: [64, 128], nrhs: [16, Infinity], count: [256, Infinity],
-      measured: [{ n: 64, count: 1024, ratio: 0.52 }, { n: 128, count: 256, ratio: 0.88 }] },
-    { op: 'trsm', route: 'cublas', dtype: 'complex128', side: 'left', n: [512, Infinity], nrhs: [16, Infinity], count: [16, Infinity],
-      measured: [{ n: 512, count: 16, ratio: 0.93 }] },
-    { op: 'trsm', route: 'cublas', dtype: 'complex64', side: 'left', n: [64, 128], nrhs: [16, Infinity], count: [512, Infinity],
-      measured: [{ n: 64, count: 2048, ratio: 0.84 }, { n: 128, count: 512, ratio: 0.83 }] },
+    // Complex trsm (left; 1, 2, 4, 8 and 16 right-hand sides, the base counts and 2,112 matrices): the same
+    // card, 2026-12-02, code of commit `6c13707` (the complex route's diagonal scan, vendor/trsm.ts:
+    // its flags read back before the vendor's call, a wait inside the route's time), `node dist/scripts/vendor-sweep.js --ops trsm --dtype complex128,complex64` (185 cases,
+    // 292 s). Orders to 64 stay own everywhere (1.4-159x); the vendor leads from 96-192 up with more
+    // right-hand sides and larger counts (0.37-0.96).
+    { op: 'trsm', route: 'cublas', dtype: 'complex128', side: 'left', n: [192, Infinity], nrhs: [1, 1], count: [2112, Infinity],
+      measured: [{ n: 192, count: 2112, ratio: 0.726 }, { n: 256, count: 2112, ratio: 0.584 }, { n: 384, count: 2112, ratio: 0.504 }, { n: 512, count: 2112, ratio: 0.43 }] },
+    { op: 'trsm', route: 'cublas', dtype: 'complex64', side: 'left', n: [192, Infinity], nrhs: [1, 1], count: [2112, Infinity],
+      measured: [{ n: 192, count: 2112, ratio: 0.724 }, { n: 256, count: 2112, ratio: 0.61 }, { n: 384, count: 2112, ratio: 0.45 }, { n: 512, count: 2112, ratio: 0.372 }] },
+    { op: 'trsm', route: 'cublas', dtype: 'complex128', side: 'left', n: [128, 128], nrhs: [2, 3], count: [2112, Infinity],
+      measured: [{ n: 128, count: 2112, ratio: 0.95 }] },
+    { op: 'trsm', route: 'cublas', dtype: 'complex128', side: 'left', n: [192, 192], nrhs: [2, 3], count: [113, Infinity],
+      measured: [{ n: 192, count: 113, ratio: 0.948 }, { n: 192, count: 2112, ratio: 0.745 }] },
+    { op: 'trsm', route: 'cublas', dtype: 'complex128', side: 'left', n: [256, Infinity], nrhs: [2, 3], count: [2112, Infinity],
+      measured: [{ n: 256, count: 2112, ratio: 0.696 }, { n: 384, count: 2112, ratio: 0.585 }, { n: 512, count: 2112, ratio: 0.539 }] },
+    { op: 'trsm', route: 'cublas', dtype: 'complex64', side: 'left', n: [192, Infinity], nrhs: [2, 3], count: [2112, Infinity],
+      measured: [{ n: 192, count: 2112, ratio: 0.823 }, { n: 256, count: 2112, ratio: 0.831 }, { n: 384, count: 2112, ratio: 0.663 }, { n: 512, count: 2112, ratio: 0.658 }] },
+    { op: 'trsm', route: 'cublas', dtype: 'complex128', side: 'left', n: [96, 96], nrhs: [4, 7], count: [455, 2111],
+      measured: [{ n: 96, count: 455, ratio: 0.822 }] },
+    { op: 'trsm', route: 'cublas', dtype: 'complex128', side: 'left', n: [128, 128], nrhs: [4, 7], count: [2112, Infinity],
+      measured: [{ n: 128, count: 2112, ratio: 0.751 }] },
+    { op: 'trsm', route: 'cublas', dtype: 'complex128', side: 'left', n: [192, 192], nrhs: [4, 7], count: [113, Infinity],
+      measured: [{ n: 192, count: 113, ratio: 0.582 }, { n: 192, count: 2112, ratio: 0.625 }] },
+    { op: 'trsm', route: 'cublas', dtype: 'complex128', side: 'left', n: [256, 256], nrhs: [4, 7], count: [2112, Infinity],
+      measured: [{ n: 256, count: 2112, ratio: 0.598 }] },
+    { op: 'trsm', route: 'cublas', dtype: 'complex128', side: 'left', n: [384, 384], nrhs: [4, 7], count: [28, Infinity],
+      measured: [{ n: 384, count: 28, ratio: 0.935 }, { n: 384, count: 2112, ratio: 0.537 }] },
+    { op: 'trsm', route: 'cublas', dtype: 'complex128', side: 'left', n: [512, Infinity], nrhs: [4, 7], count: [2112, Infinity],
+      measured: [{ n: 512, count: 2112, ratio: 0.492 }] },
+    { op: 'trsm', route: 'cublas', dtype: 'complex64', side: 'left', n: [192, 192], nrhs: [4, 7], count: [227, Infinity],
+      measured: [{ n: 192, count: 227, ratio: 0.695 }, { n: 192, count: 2112, ratio: 0.705 }] },
+    { op: 'trsm', route: 'cublas', dtype: 'complex64', side: 'left', n: [256, Infinity], nrhs: [4, 7], count: [2112, Infinity],
+      measured: [{ n: 256, count: 2112, ratio: 0.736 }, { n: 384, count: 2112, ratio: 0.595 }, { n: 512, count: 2112, ratio: 0.598 }] },
+    { op: 'trsm', route: 'cublas', dtype: 'complex128', side: 'left', n: [96, 96], nrhs: [8, 15], count: [455, 2111],
+      measured: [{ n: 96, count: 455, ratio: 0.932 }] },
+    { op: 'trsm', route: 'cublas', dtype: 'complex128', side: 'left', n: [128, Infinity], nrhs: [8, 15], count: [16, Infinity],
+      measured: [{ n: 128, count: 256, ratio: 0.782 }, { n: 192, count: 113, ratio: 0.653 }, { n: 256, count: 64, ratio: 0.623 }, { n: 384, count: 28, ratio: 0.619 }, { n: 512, count: 16, ratio: 0.639 }, { n: 128, count: 2112, ratio: 0.661 }, { n: 192, count: 2112, ratio: 0.581 }, { n: 256, count: 2112, ratio: 0.568 }, { n: 384, count: 2112, ratio: 0.518 }, { n: 512, count: 2112, ratio: 0.503 }] },
+    { op: 'trsm', route: 'cublas', dtype: 'complex64', side: 'left', n: [128, Infinity], nrhs: [8, 15], count: [32, Infinity],
+      measured: [{ n: 128, count: 512, ratio: 0.684 }, { n: 192, count: 227, ratio: 0.469 }, { n: 256, count: 128, ratio: 0.454 }, { n: 384, count: 56, ratio: 0.458 }, { n: 512, count: 32, ratio: 0.459 }, { n: 128, count: 2112, ratio: 0.79 }, { n: 192, count: 2112, ratio: 0.476 }, { n: 256, count: 2112, ratio: 0.517 }, { n: 384, count: 2112, ratio: 0.469 }, { n: 512, count: 2112, ratio: 0.492 }] },
+    { op: 'trsm', route: 'cublas', dtype: 'complex128', side: 'left', n: [96, 96], nrhs: [16, Infinity], count: [455, 2111],
+      measured: [{ n: 96, count: 455, ratio: 0.96 }] },
+    { op: 'trsm', route: 'cublas', dtype: 'complex128', side: 'left', n: [128, Infinity], nrhs: [16, Infinity], count: [16, Infinity],
+      measured: [{ n: 128, count: 256, ratio: 0.79 }, { n: 192, count: 113, ratio: 0.727 }, { n: 256, count: 64, ratio: 0.696 }, { n: 384, count: 28, ratio: 0.699 }, { n: 512, count: 16, ratio: 0.688 }, { n: 128, count: 2112, ratio: 0.923 }, { n: 192, count: 2112, ratio: 0.805 }, { n: 256, count: 2112, ratio: 0.763 }, { n: 384, count: 2112, ratio: 0.672 }, { n: 512, count: 2112, ratio: 0.626 }] },
+    { op: 'trsm', route: 'cublas', dtype: 'complex64', side: 'left', n: [128, 128], nrhs: [16, Infinity], count: [512, 2111],
+      measured: [{ n: 128, count: 512, ratio: 0.964 }] },
+    { op: 'trsm', route: 'cublas', dtype: 'complex64', side: 'left', n: [192, Infinity], nrhs: [16, Infinity], count: [32, Infinity],
+      measured: [{ n: 192, count: 227, ratio: 0.724 }, { n: 256, count: 128, ratio: 0.711 }, { n: 384, count: 56, ratio: 0.632 }, { n: 512, count: 32, ratio: 0.65 }, { n: 192, count: 2112, ratio: 0.697 }, { n: 256, count: 2112, ratio: 0.722 }, { n: 384, count: 2112, ratio: 0.625 }, { n: 512, count: 2112, ratio: 0.625 }] },
     // Complex potrf, batched: the same card, 2026-11-29, `node dist/src/cli.js bench potrf --backend cuda
     // --dtype complex128|complex64 --sizes 64,128,256,512 --repeats 3` (the own complex Cholesky against
     // cuSOLVER's z/cpotrfBatched on the same data, 512 MiB of matrices; vendor ms / own ms). n = 64 stays
