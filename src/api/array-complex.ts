@@ -17,7 +17,7 @@ import { check } from '../core/errors.js';
 import type { Context } from './context.js';
 import {
   allocLike, broadcastShapes, checkOptions, countOf, describeTrans, isVector, markNonFinite, markNonFiniteTriangle, numpyRhs, poisonFailed, rhsStack,
-  sameDtype, sameShape, sourceIndices, squareStack, stackOf, vectorStack, withShape,
+  sameDtype, sideStack, sourceIndices, squareStack, stackOf, vectorStack, withShape,
   type CholeskyOptions, type EighOptions, type EighResult, type InvOptions, type LuResult, type NDArray, type Stack, type SvdResult,
   type TriangularSolveOptions, type WithInfo,
 } from './array.js';
@@ -194,13 +194,7 @@ export function triangularSolve<T extends FloatArray>(ctx: Context, a: NDArray<T
   const s = squareStack(a, 'a', true);
   sameDtype(a, b, 'b');
   const left = options.left !== false;
-  let stack: Stack;
-  if (left) stack = rhsStack(b, s).stack;
-  else {
-    stack = stackOf(b, 'b', 2, true);
-    check(sameShape(stack.batchShape, s.batchShape), 'SHAPE', 'b.shape', 'batch shapes of a and b differ');
-    check(stack.cols === s.rows, 'SHAPE', 'b.shape', `b has ${stack.cols} columns but a is ${s.rows}x${s.rows}`);
-  }
+  const stack = sideStack(b, s, left);
   const { rows: n, count } = s;
   const z = complexOf(s);
   const x = toCol(b.data, own(count), stack.rows, stack.cols);

@@ -426,6 +426,23 @@ export function rhsStack(b: NDArray, s: Stack): { stack: Stack; vector: boolean 
   return { stack: sb, vector };
 }
 
+/**
+ * triangularSolve's b against a: rhsStack's rule for the left side; for the right side (X op(A) = B)
+ * b is [..., k, n] (a matrix per matrix of a) or [..., n] (one row vector per matrix of a, b with one
+ * dimension fewer than a), the batch dimensions a's exactly.
+ */
+export function sideStack(b: NDArray, s: Stack, left: boolean): Stack {
+  if (left) return rhsStack(b, s).stack;
+  check(typeof b === 'object' && b !== null && Array.isArray(b.shape), 'INVALID_ARGUMENT', 'b', `expected { data, shape }, got ${describeValue(b)}`);
+  const vector = b.shape.length === s.batchShape.length + 1;
+  const shape = vector ? [...b.shape.slice(0, -1), 1, b.shape[b.shape.length - 1]!] : b.shape;
+  const sb = stackOf(withShape(b, shape), 'b', 2, s.complex !== undefined);
+  const rule = `with left: false b is [..., k, n] (a matrix per matrix of a) or [..., n] (one row vector per matrix of a, b with one dimension fewer than a); a is [${[...s.batchShape, s.rows, s.cols].join(', ')}]`;
+  check(sameShape(sb.batchShape, s.batchShape), 'SHAPE', 'b.shape', `batch shape [${sb.batchShape.join(', ')}] differs from a's [${s.batchShape.join(', ')}] (${rule})`);
+  check(sb.cols === s.rows, 'SHAPE', 'b.shape', `b has ${sb.cols} columns but a is ${s.rows}x${s.rows} (${rule})`);
+  return sb;
+}
+
 /** The 1-D rule, for error messages: how a b of shape [len] is read against a. */
 export function vectorRule(len: number, m: number, aShape: readonly number[]): string {
   return `b is 1-D, so it is one vector of length ${m} used for every matrix of a (numpy 2's rule); it has length ${len} but a ` +
@@ -528,13 +545,7 @@ export function triangularSolve<T extends FloatArray>(ctx: Context, a: NDArray<T
   const s = squareStack(a, 'a');
   sameDtype(a, b, 'b');
   const left = options.left !== false;
-  let stack: Stack;
-  if (left) stack = rhsStack(b, s).stack;
-  else {
-    stack = stackOf(b, 'b');
-    check(sameShape(stack.batchShape, s.batchShape), 'SHAPE', 'b.shape', 'batch shapes of a and b differ');
-    check(stack.cols === s.rows, 'SHAPE', 'b.shape', `b has ${stack.cols} columns but a is ${s.rows}x${s.rows}`);
-  }
+  const stack = sideStack(b, s, left);
   const x = copyOf(b);
   ctx.trsm({
     a: rowBatch(a.data, s, 'a'), b: rowBatch(x.data, stack, 'b'),

@@ -221,6 +221,28 @@ describe('array level', () => {
       back.data.forEach((v, i) => assert.ok(Math.abs(v - B.data[i]!) < 1e-10, `left=${left} upper=${upper}`));
     }
   });
+  it('triangularSolve takes b with one dimension fewer than a on both sides: a column vector (left) or a row vector (right) per matrix', () => {
+    const n = 4, count = 3;
+    for (const dtype of [undefined, 'complex128'] as const) {
+      const c = dtype === undefined ? 1 : 2;
+      const random = (len: number) => Float64Array.from({ length: c * len }, () => rng.next() - 0.5);
+      const aData = random(count * n * n);
+      for (let q = 0; q < count; q++) for (let i = 0; i < n; i++) aData[c * (q * n * n + i * n + i)] = 4 + i;
+      const A = m.ndarray(aData, [count, n, n], dtype ? { dtype } : {});
+      const b = random(count * n);
+      for (const left of [true, false]) for (const upper of [true, false]) {
+        const vector = m.ndarray(b.slice(), [count, n], dtype ? { dtype } : {});
+        // The same vectors as matrices: columns [n, 1] on the left, rows [1, n] on the right.
+        const matrix = m.ndarray(b.slice(), left ? [count, n, 1] : [count, 1, n], dtype ? { dtype } : {});
+        const x = m.triangularSolve(A, vector, { left, upper });
+        const y = m.triangularSolve(A, matrix, { left, upper });
+        assert.deepEqual(x.shape, [count, n]);
+        assert.deepEqual([...x.data], [...y.data], `${dtype ?? 'float64'} left=${left} upper=${upper}`);
+      }
+      const wrong = m.ndarray(random(2 * n), [2, n], dtype ? { dtype } : {});
+      throwsArg(() => m.triangularSolve(A, wrong, { left: false }), 'SHAPE', 'b.shape');
+    }
+  });
   it('matmul broadcasts a single matrix over a stack and works in float32', () => {
     const a = m.ndarray(new Float32Array([1, 2, 3, 4, 5, 6, 7, 8]), [2, 2, 2]);
     const id = m.ndarray(new Float32Array([0, 1, 1, 0]), [2, 2]);
