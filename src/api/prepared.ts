@@ -173,7 +173,8 @@ function usedInts(slot: 'info' | 'ipiv', r: Request): number {
 function stridedReach(b: Extract<Batch<Storage>, { kind: 'strided' }>): number {
   if (b.count === 0 || b.rows === 0 || b.cols === 0) return 0;
   const last = b.order === 'col' ? (b.cols - 1) * b.ld + b.rows - 1 : (b.rows - 1) * b.ld + b.cols - 1;
-  return b.offset + (b.count - 1) * b.stride + last + 1;
+  // A complex batch counts (re, im) pairs; its storage's length counts floats.
+  return (b.dtype === undefined ? 1 : 2) * (b.offset + (b.count - 1) * b.stride + last + 1);
 }
 
 /** The request with each given storage in place of the one it replaces, after checking that it fits. */

@@ -355,6 +355,33 @@ describe('9. paths around the full validation: prepared pivots, hand-built batch
     g();
     assert.deepEqual([...A], [2, 0, 0, 2, 9, 0, 0, 9]);
   });
+  it('a prepared call on complex batches checks a new storage in floats: one too short by a pair is BOUNDS, before anything runs', () => {
+    for (const backend of ['cpu', 'reference'] as const) {
+      const c = m.open({ backend });
+      const n = 3, count = 2;
+      // count Hermitian positive definite matrices 4 I, interleaved (re, im): 2 n^2 count floats.
+      const eyes = (matrices: number): Float64Array => {
+        const x = new Float64Array(2 * n * n * matrices);
+        for (let q = 0; q < matrices; q++) for (let j = 0; j < n; j++) x[2 * (q * n * n + j * (n + 1))] = 4;
+        return x;
+      };
+      const batch = (x: Float64Array) => strided(x, { rows: n, count, dtype: 'complex128' });
+      const f = c.prepare.potrf({ a: batch(eyes(count)) });
+      for (const short of [eyes(1), eyes(count).subarray(0, 2 * n * n * count - 2)]) {
+        const before = short.slice();
+        throwsArg(() => f({ a: short }), 'BOUNDS', 'a');
+        assert.deepEqual([...short], [...before], `${backend}: nothing written`);
+      }
+      assert.deepEqual([...(f({ a: eyes(count) }).info as Int32Array)], [0, 0], backend);
+      const g = c.prepare.gemm({ a: batch(eyes(count)), b: batch(eyes(count)), c: batch(new Float64Array(2 * n * n * count)) });
+      throwsArg(() => g({ c: new Float64Array(n * n * count) }), 'BOUNDS', 'c');
+    }
+  });
+  it('a complex batch\'s count is inferred only from a whole number of (re, im) pairs', () => {
+    throwsArg(() => strided(new Float64Array(37), { rows: 3, dtype: 'complex128' }), 'LAYOUT', 'strided.count', /37 floats/);
+    assert.equal(strided(new Float64Array(36), { rows: 3, dtype: 'complex128' }).count, 2);
+    assert.equal(strided(new Float64Array(37), { rows: 3, count: 2, dtype: 'complex128' }).count, 2);
+  });
   it('enum values that are not strings are named by value (bigint, NaN, a symbol), not a TypeError', () => {
     const a = (): ReturnType<typeof one> => one(new Float64Array([4, 0, 0, 4]));
     throwsArg(() => ctx.potrf({ a: a(), uplo: 1n as never }), 'ENUM', 'uplo', /got 1n \(a bigint\)$/);
