@@ -149,11 +149,11 @@ export function strided<S extends Storage>(data: S, options: StridedOptions, arg
   if (options.count === undefined) {
     const per = Math.max(stride, 1);
     const avail = Math.max(0, length - offset);
+    if (!(stride > 0 && avail % per === 0)) throw new MyriadError('LAYOUT',
+      `cannot infer count: ${avail} ${complex === undefined ? '' : `${complex} `}elements after offset is not a whole number of matrices of stride ${stride}; give count${hint(filled)}`, `${name}.count`);
     const floats = (data as { length: number }).length;
     if (complex !== undefined && floats % 2 !== 0) throw new MyriadError('LAYOUT',
       `cannot infer count: the buffer holds ${floats} floats, not a whole number of ${complex} (re, im) pairs; give count${hint(filled)}`, `${name}.count`);
-    if (!(stride > 0 && avail % per === 0)) throw new MyriadError('LAYOUT',
-      `cannot infer count: ${avail} ${complex === undefined ? '' : `${complex} `}elements after offset is not a whole number of matrices of stride ${stride}; give count${hint(filled)}`, `${name}.count`);
     count = avail / per;
     filled.push(`count = ${count} (inferred from the buffer)`);
   } else {
