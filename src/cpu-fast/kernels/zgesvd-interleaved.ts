@@ -29,7 +29,8 @@
  *   else hides (the next pair's sums need the rotated columns), takes one square root and one
  *   division where the reference's form takes four of each (that chain was about 35% of the
  *   sweeps' time at 16). A pair with a lane outside that range calls `mixed`, which computes both
- *   forms and keeps each lane's own.
+ *   forms and keeps each lane's own (the reference's form there by quotients, as the reference
+ *   computes it: |g| may lie below 2^-1024, where a reciprocal overflows).
  * Where only one of the two pairs rotates (late sweeps), only its rows are rotated.
  * Each lane rotates only where its own test passes (A = B = 0 and its scales unchanged elsewhere);
  * a pair is skipped where no lane rotates. A lane whose sweep rotates nothing has converged: every
@@ -78,7 +79,8 @@ const NORM_REFRESH = 2 ** -6;
  * rotation work on |g|^2 (fastTest, fastRotation): then tol^2 alpha beta >= 2^-904 m and |g|^2,
  * where it passes, is normal; the stored columns' |g'|^2 <= alpha beta / (Dp Dq) stays below
  * 2^902 (the squared scales D >= RESCALE_BELOW 2^(1 - n) >= 2^-151) and e^2 + |g|^2 below 2^601. Elsewhere
- * (strongly graded columns, a zero column) the scaled hypot of the reference's form.
+ * (strongly graded columns, a zero column, columns near 2^-500 or 2^500, which the driver does not
+ * scale) the scaled hypot of the reference's form, by quotients (rotationEmitters' rotation).
  */
 const SQUARES_MIN = 2 ** -400;
 const SQUARES_MAX = 2 ** 300;
@@ -141,13 +143,23 @@ function rotationEmitters(c: Code, m: number) {
    * rotation x := c (x - t conj(e) y), y := c (y + t e x) is x' := x' - A y', y' := y' + B x' with
    * A = t (dq / dp) conj(e), B = t (dp / dq) e, and the scales dp, dq := c dp, c dq: 8 multiplies a
    * row where the plain rotation takes 12. Zero A, B and unchanged scales in a lane that does not rotate.
+   *
+   * Quotients throughout (as the reference's zrotation.ts), never a reciprocal of |g| or of the
+   * larger part of g': `mixed` runs this form exactly where a lane's squared norms leave
+   * [SQUARES_MIN, SQUARES_MAX], and there |g| can lie below 2^-1024, where a reciprocal overflows.
+   * The test passes down to |g| > tol sqrt(alpha) sqrt(beta): near 2^-1050 for columns near 2^-500
+   * (the driver, like the reference, scales a matrix only where its largest part leaves
+   * [2^-500, 2^500]: squared norms near 2^-1000, and rounding leaves g' about eps of them), and
+   * down to |g| > 0 beside a column whose squared norm underflows to 0. There 1 / |g| was Infinity
+   * and t |g| Infinity or NaN: NaN values and vectors with info 0, or no convergence. Here
+   * zeta = Infinity gives t = 0 (the lane's columns unchanged), and A and B are products of
+   * bounded factors.
    */
   const rotation = (l: Lanes): void => {
     const { alpha, beta, gr, gi, gamma, rot, conv, t, cs, ar, ai, br, bi, zeta, az, sign, dp, dq, gs } = l;
     c.get(conv).get(rot).simd(SIMD.v128AndNot).set(conv);
-    // ig = 1 / |g|; zeta = (beta - alpha) / (2 |g|); t = sign / (|zeta| + sqrt(1 + zeta^2)), or sign / (2 |zeta|) above 1e150
-    c.f64x2(1).get(gamma).simd(SIMD.f64x2Div).set(gs);
-    c.get(beta).get(alpha).simd(SIMD.f64x2Sub).get(gs).f64x2(0.5).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Mul).set(zeta);
+    // zeta = (beta - alpha) / (2 |g|); t = sign / (|zeta| + sqrt(1 + zeta^2)), or sign / (2 |zeta|) above 1e150
+    c.get(beta).get(alpha).simd(SIMD.f64x2Sub).f64x2(2).get(gamma).simd(SIMD.f64x2Mul).simd(SIMD.f64x2Div).set(zeta);
     c.get(zeta).f64x2(0).simd(SIMD.f64x2Ge).set(t);
     select(() => c.f64x2(1), () => c.f64x2(-1), t); c.set(sign);
     c.get(zeta).simd(SIMD.f64x2Abs).set(az);
@@ -159,31 +171,32 @@ function rotationEmitters(c: Code, m: number) {
     c.set(t);
     // the diagonal's change t |g| (the columns' squared norms become alpha - t |g| and beta + t |g|)
     mul(t, gamma); c.set(zeta);
-    // c = 1 / sqrt(1 + t^2); with e = g' / |g'| (g' the stored columns' product), h = t / |g| =
-    // t / (|g'| dp dq): B = h dp^2 g', A = h dq^2 conj(g')
+    // c = 1 / sqrt(1 + t^2); with e = g' / |g'| (g' the stored columns' product, gs = |g'| from
+    // test): B = t (dp / dq) e, A = t (dq / dp) conj(e), every factor bounded (|e| = 1 to rounding,
+    // t <= 1, the scales' ratio within 2^(+-76): their squares within [2^-151, 1])
     c.f64x2(1).f64x2(1); mul(t, t); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sqrt).simd(SIMD.f64x2Div).set(cs);
-    mul(t, gs); c.set(t);
-    mul(t, dp); c.get(dp).simd(SIMD.f64x2Mul).set(az);
-    select(() => mul(az, gr), () => c.f64x2(0), rot); c.set(br);
-    select(() => mul(az, gi), () => c.f64x2(0), rot); c.set(bi);
-    mul(t, dq); c.get(dq).simd(SIMD.f64x2Mul).set(az);
-    select(() => mul(az, gr), () => c.f64x2(0), rot); c.set(ar);
-    select(() => { mul(az, gi); c.simd(SIMD.f64x2Neg); }, () => c.f64x2(0), rot); c.set(ai);
+    c.get(gr).get(gs).simd(SIMD.f64x2Div).set(ar);
+    c.get(gi).get(gs).simd(SIMD.f64x2Div).set(ai);
+    mul(t, dp); c.get(dq).simd(SIMD.f64x2Div).set(az);
+    select(() => mul(az, ar), () => c.f64x2(0), rot); c.set(br);
+    select(() => mul(az, ai), () => c.f64x2(0), rot); c.set(bi);
+    mul(t, dq); c.get(dp).simd(SIMD.f64x2Div).set(az);
+    select(() => mul(az, ar), () => c.f64x2(0), rot); c.set(ar);
+    select(() => { mul(az, ai); c.simd(SIMD.f64x2Neg); }, () => c.f64x2(0), rot); c.set(ai);
     select(() => mul(cs, dp), () => c.get(dp), rot); c.set(dp);
     select(() => mul(cs, dq), () => c.get(dq), rot); c.set(dq);
   };
 
   /** A pair's test, any squared norms: gamma = |g| by the scaled hypot, rot where gamma > tol sqrt(alpha) sqrt(beta). */
   const test = (l: Lanes): void => {
-    const { alpha, beta, gr, gi, gamma, rot, t, ar, ai, dp, dq, gs, sign } = l;
+    const { alpha, beta, gr, gi, gamma, rot, t, ar, ai, dp, dq, gs } = l;
     // |g'| = mx sqrt((|gr| / mx)^2 + (|gi| / mx)^2) (no overflow or underflow in the squares;
-    // NaN where mx = 0), the quotients by one reciprocal; |g| = dp dq |g'|
+    // NaN where mx = 0), by quotients (mx may lie below 2^-1024: see rotation); |g| = dp dq |g'|
     c.get(gr).simd(SIMD.f64x2Abs).set(ar);
     c.get(gi).simd(SIMD.f64x2Abs).set(ai);
     c.get(ar).get(ai).simd(SIMD.f64x2Pmax).set(t);
-    c.f64x2(1).get(t).simd(SIMD.f64x2Div).set(sign);
-    mul(ar, sign); c.set(ar);
-    mul(ai, sign); c.set(ai);
+    c.get(ar).get(t).simd(SIMD.f64x2Div).set(ar);
+    c.get(ai).get(t).simd(SIMD.f64x2Div).set(ai);
     mul(ar, ar); mul(ai, ai); c.simd(SIMD.f64x2Add).simd(SIMD.f64x2Sqrt).get(t).simd(SIMD.f64x2Mul).set(gs);
     mul(dp, dq); c.get(gs).simd(SIMD.f64x2Mul).set(gamma);
     // rotate where gamma > tol sqrt(alpha) sqrt(beta) (false where gamma is 0 / 0 = NaN: mx = 0)
