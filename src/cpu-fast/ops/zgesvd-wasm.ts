@@ -6,8 +6,9 @@
  * scaled by the reference's power of two; the finite ones swept four at a time (the last one to
  * three as a quad with one twice, or a pair); then per matrix the column norms, the reference's
  * selection sort (its swaps replayed on an index), U, VT and s written to the caller (complex64
- * rounded once), info 0 or k + 1 (the sweep limit). A matrix with an exactly zero singular value
- * (where the reference completes U's columns) is handed to `defer`, which runs the reference on it.
+ * rounded once), info 0. A matrix with an exactly zero singular value (where the reference
+ * completes U's columns), or one whose sweeps reached their limit (where the reference tests G at
+ * the absolute level and makes U orthonormal), is handed to `defer`, which runs the reference on it.
  */
 import type { MatrixView } from '../../core/batch.js';
 import type { FloatArray } from '../../core/dtype.js';
@@ -85,11 +86,15 @@ export function zgesvdWasm(r: GesvdReq, m: number, n: number, p0: number, count:
     for (let t = 0; t < found; t++) {
       const converged = (ints[okBase / 4 + (t >> 2)]! >> (t & 3)) & 1;
       const p = good[t]!;
-      if (!finish(p - p0, tall, big, k, mem, t * gPer, vBase / 8 + t * vPer, scales[t]!, S, U, VT)) {
+      // where the sweeps reached their limit the reference's ending is its own (info 0 where G's
+      // off-diagonal is negligible at the absolute level, U made orthonormal): beside a column
+      // whose squared norm underflows to 0 the test is against 0, and both rotate on rounding
+      // noise to the limit
+      if (!converged || !finish(p - p0, tall, big, k, mem, t * gPer, vBase / 8 + t * vPer, scales[t]!, S, U, VT)) {
         deferred.push(p);
         continue;
       }
-      r.info[p] = converged ? 0 : k + 1;
+      r.info[p] = 0;
     }
   }
   for (const p of deferred) defer(p);
