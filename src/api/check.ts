@@ -9,7 +9,7 @@
  * either) only that part is looked at: the rest is not the call's.
  */
 import { batchCount, isBatch, matrixAt, type Batch } from '../core/batch.js';
-import { isFloatArray } from '../core/dtype.js';
+import { isFloatArray, isInt32Array } from '../core/dtype.js';
 import { parseDiag, parseEnumValue, parseUplo, type Diag, type Uplo } from '../core/enums.js';
 import { MyriadError, check, checkKeys, describeValue } from '../core/errors.js';
 import { INFO_OP_NAMES, OP_SPECS } from '../core/op-specs.js';
@@ -56,7 +56,7 @@ interface Watched {
 export function assertInfo(info: Int32Array | { info: IntStorage }, op: InfoOp, a?: BatchArg, options: AssertInfoOptions = {}): void {
   const codes = isBatchResult(info) ? info.info : info;
   if (isDeviceStorage(codes)) throw new MyriadError('UNSUPPORTED', 'info is in device memory: ctx.download() it first, or pass check: true to the call', 'info');
-  check(codes instanceof Int32Array, 'DTYPE', 'info', `expected an Int32Array or a result { info }, got ${describeValue(codes)}`);
+  check(isInt32Array(codes), 'DTYPE', 'info', `expected an Int32Array or a result { info }, got ${describeValue(codes)}`);
   check(INFO_OPS.includes(op), 'ENUM', 'op', `expected one of ${INFO_OPS.join(', ')}, got ${describeValue(op)}`);
   check(a === undefined || isArrayView(a) || isBatch(a), 'INVALID_ARGUMENT', 'a', `expected the call's a (a batch or an array), got ${describeValue(a)}`);
   check(typeof options === 'object' && options !== null, 'INVALID_ARGUMENT', 'options', `expected { uplo?, diag?, assume? }, got ${describeValue(options)}`);

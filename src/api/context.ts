@@ -438,7 +438,11 @@ function checkHostOnly(request: object, op: string): void {
   }
 }
 
-/** Host integer arrays this module allocated for a call: already all zero. */
+/**
+ * Host integer arrays this module allocated for a call and no call has seen yet: all zero. The mark
+ * is taken at the array's first call (writesNothing), since the caller may hand the array back
+ * later with its codes (an info for 2^31 empty matrices is 8 GiB of zero pages: not touched).
+ */
 const freshInts = new WeakSet<object>();
 
 /**
@@ -468,7 +472,8 @@ function writesNothing(op: OpName, r: Record<string, unknown>): boolean {
   if (info !== undefined && isDeviceStorage(info)) return false;
   const written = writtenBatches(op).map((name) => r[name] as Batch<Storage>);
   const empty = written.every(allEmpty);
-  if (empty && info !== undefined && !freshInts.has(info)) info.fill(0, 0, batchCount(written[0]!));
+  const fresh = info !== undefined && freshInts.delete(info);
+  if (empty && info !== undefined && !fresh) info.fill(0, 0, batchCount(written[0]!));
   return empty;
 }
 

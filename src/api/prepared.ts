@@ -18,11 +18,11 @@
  */
 import { batchCount, withValidatedScans, type Batch } from '../core/batch.js';
 import { isDeviceVariable } from '../core/device-batch.js';
-import { MyriadError } from '../core/errors.js';
+import { MyriadError, describeValue } from '../core/errors.js';
 import type { OpName } from '../core/ops.js';
 import { checkNoOverlaps, type Operand } from '../core/overlap.js';
 import { isDeviceStorage, type IntStorage, type Storage } from '../core/storage.js';
-import { isInt32Array } from '../core/dtype.js';
+import { isInt32Array, typedArrayName } from '../core/dtype.js';
 import { OP_NAMES, OUTPUTS } from '../core/op-specs.js';
 import { VALIDATORS, checkFlag, checkPivots, type IntAllocator } from './prepare.js';
 import { bridgeArgs } from './bridge.js';
@@ -234,7 +234,8 @@ function operandsOf(r: Request, count: number, outputs: readonly string[]): Oper
   return out;
 }
 
-const typeName = (s: unknown): string => (isDeviceStorage(s) ? `device ${s.dtype} memory of GPU ${s.device}` : (s as object).constructor.name);
+/** A storage's kind for messages: device memory, a typed array's name (any realm), or what else it is. */
+const typeName = (s: unknown): string => (isDeviceStorage(s) ? `device ${s.dtype} memory of GPU ${s.device}` : typedArrayName(s) ?? describeValue(s));
 
 function checkFits(s: unknown, plan: SlotPlan, op: string): void {
   const t = plan.template;
@@ -243,9 +244,10 @@ function checkFits(s: unknown, plan: SlotPlan, op: string): void {
   if (typeof s !== 'object' || s === null) throw why(`expected a storage like the one prepared (${typeName(t)}), got ${String(s)}`);
   if (isDeviceStorage(t)) {
     if (!isDeviceStorage(s) || s.device !== t.device || s.dtype !== t.dtype)
-      throw why(`expected ${typeName(t)} as prepared, got ${isDeviceStorage(s) ? typeName(s) : `a ${s.constructor.name}`}`);
+      throw why(`expected ${typeName(t)} as prepared, got ${isDeviceStorage(s) ? typeName(s) : `a ${typeName(s)}`}`);
     if ((s as { disposed?: boolean }).disposed === true) throw why('is disposed');
-  } else if (isDeviceStorage(s) || Object.getPrototypeOf(s) !== Object.getPrototypeOf(t)) {
+  } else if (isDeviceStorage(s) || typedArrayName(s) !== typedArrayName(t)) {
+    // The typed array's own kind, so that an array of another realm (vm, worker) passes as the plain call lets it.
     throw why(`expected a ${typeName(t)} as prepared, got ${typeName(s)}`);
   }
   const length = (s as { length: number }).length;

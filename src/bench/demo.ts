@@ -15,6 +15,7 @@ import { Random, randomGeneral, randomMatrices, randomSpd } from './data.js';
 import { maxSolveResidual } from './residual.js';
 import type { Column } from './table.js';
 import { progress, progressDone } from './progress.js';
+import { isInt32Array } from '../core/dtype.js';
 
 export interface DemoRow {
   workload: string;
@@ -83,7 +84,7 @@ export async function runDemo(ctx: Context, dtype: DType = 'float64', cases: rea
     let info: Int32Array | undefined;
     const ms = ctx.time(() => {
       const r = c.name === 'posv' ? ctx.posv({ a: A, b: B, uplo: 'lower' }) : ctx.gesv({ a: A, b: B });
-      info = r.info instanceof Int32Array ? r.info : (ctx.download(r.info as DeviceStorage) as Int32Array);
+      info = isInt32Array(r.info) ? r.info : (ctx.download(r.info as DeviceStorage) as Int32Array);
     });
     const x = onDevice ? (ctx.download(bWork as DeviceStorage) as FloatArray) : (bWork as FloatArray);
     if (onDevice) for (const d of [aWork, bWork]) (d as DeviceStorage & { dispose(): void }).dispose();

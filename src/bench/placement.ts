@@ -6,6 +6,7 @@
 import type { DType, FloatArray } from '../core/dtype.js';
 import type { DeviceStorage, IntStorage, Storage } from '../core/storage.js';
 import type { Context } from '../api/context.js';
+import { isFloat64Array } from '../core/dtype.js';
 
 /**
  * A copy of host data for the CPU: on a SharedArrayBuffer with MYRIAD_BENCH_SHARED=1 (the CPU
@@ -13,7 +14,7 @@ import type { Context } from '../api/context.js';
  */
 function hostArray(a: FloatArray): FloatArray {
   if (process.env.MYRIAD_BENCH_SHARED !== '1') return a.slice() as FloatArray;
-  const shared = a instanceof Float64Array ? new Float64Array(new SharedArrayBuffer(a.byteLength)) : new Float32Array(new SharedArrayBuffer(a.byteLength));
+  const shared = isFloat64Array(a) ? new Float64Array(new SharedArrayBuffer(a.byteLength)) : new Float32Array(new SharedArrayBuffer(a.byteLength));
   shared.set(a);
   return shared;
 }

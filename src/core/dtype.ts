@@ -43,6 +43,10 @@ export function typedArrayName(x: unknown): string | undefined {
 export const isFloatArray = (x: unknown): x is FloatArray => dtypeOfArrayName(typedArrayName(x)) !== undefined;
 /** True for an Int32Array (from any realm). */
 export const isInt32Array = (x: unknown): x is Int32Array => typedArrayName(x) === 'Int32Array';
+/** True for a Float32Array (from any realm): where a host path picks its precision. */
+export const isFloat32Array = (x: unknown): x is Float32Array => typedArrayName(x) === 'Float32Array';
+/** True for a Float64Array (from any realm). */
+export const isFloat64Array = (x: unknown): x is Float64Array => typedArrayName(x) === 'Float64Array';
 
 /** A new zeroed Float64Array or Float32Array of `length` elements. */
 export function allocate(dtype: DType, length: number): FloatArray {

@@ -7,6 +7,7 @@
 import { isBatch as isCoreBatch, type Batch } from '../core/batch.js';
 import { sliceRequest as sliceCore } from '../core/slice.js';
 import type { FloatArray } from '../core/dtype.js';
+import { isInt32Array } from '../core/dtype.js';
 
 export type HostRequest = object;
 
@@ -16,5 +17,5 @@ export function isBatch(v: unknown): v is Batch<FloatArray> {
 }
 
 export function sliceRequest<R extends HostRequest>(r: R, p0: number, p1: number): R {
-  return sliceCore(r, p0, p1, (v, lo, hi) => (v instanceof Int32Array ? v.subarray(lo, hi) : v));
+  return sliceCore(r, p0, p1, (v, lo, hi) => (isInt32Array(v) ? v.subarray(lo, hi) : v));
 }

@@ -198,6 +198,57 @@ describe('9. counts, value formatting, other realms, misspelled keys', () => {
     const ints = runInNewContext('new Int16Array(4)') as unknown as Float64Array;
     throwsArg(() => strided(ints, { rows: 2 }), 'DTYPE', 'strided.data', /got a Int16Array|got an Int16Array/);
   });
+  it('info and ipiv from another realm are written at each matrix\'s place: threaded shares, complex per-matrix paths, prepared calls', () => {
+    const I32 = runInNewContext('Int32Array') as Int32ArrayConstructor;
+    for (const backend of ['cpu', 'reference'] as const) {
+      const ctx = m.open({ backend });
+      // Many small matrices in shared memory (the fast backend's threaded shares): matrix 9,999 not positive definite.
+      const n = 4, count = 10000;
+      const a = new Float64Array(new SharedArrayBuffer(8 * n * n * count));
+      for (let q = 0; q < count; q++) for (let j = 0; j < n; j++) a[q * n * n + j * (n + 1)] = 1;
+      a[(count - 1) * n * n] = -1;
+      const info = new I32(count).fill(-7);
+      ctx.potrf({ a: strided(a, { rows: n, count }), info });
+      assert.deepEqual([info[0], info[count / 2], info[count - 1]], [0, 0, 1], `${backend} potrf`);
+      // getrf's pivots: every matrix the row swap P, so every matrix's pivots are [1, 1, 2, 3].
+      const p = new Float64Array(new SharedArrayBuffer(8 * n * n * count));
+      for (let q = 0; q < count; q++) p.set([0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], q * n * n);
+      const ipiv = new I32(n * count).fill(-7);
+      ctx.getrf({ a: strided(p, { rows: n, count }), ipiv });
+      assert.deepEqual([...ipiv.subarray(n * (count - 1))], [1, 1, 2, 3], `${backend} getrf's last pivots`);
+      assert.deepEqual([...ipiv.subarray(n * (count / 2), n * (count / 2 + 1))], [1, 1, 2, 3], `${backend} getrf's middle pivots`);
+      // Complex getri of four 2 x 2 LU factors, matrix 0's pivots a swap, the last singular: as with this realm's arrays.
+      const z = new Float64Array(2 * 4 * 4);
+      for (let q = 0; q < 3; q++) z.set([2, 0, 1, q, 1, 0, 3, 0], q * 8);
+      const same = z.slice(), zi = new I32(4), zp = I32.from([1, 1, 0, 1, 0, 1, 0, 1]);
+      ctx.getri({ a: strided(z, { rows: 2, count: 4, dtype: 'complex128' }), ipiv: zp, info: zi });
+      const want = ctx.getri({ a: strided(same, { rows: 2, count: 4, dtype: 'complex128' }), ipiv: Int32Array.from(zp) });
+      assert.deepEqual([...zi], [0, 0, 0, 1], `${backend} complex getri`);
+      assert.deepEqual([...zi], [...want.info]);
+      assert.deepEqual([...z], [...same], `${backend} complex getri's inverses`);
+      // A prepared call takes another realm's arrays as the plain call does.
+      const spd = () => new (runInNewContext('Float64Array') as Float64ArrayConstructor)([4, 2, 2, 3]);
+      const f = ctx.prepare.potrf({ a: strided(new Float64Array([4, 2, 2, 3]), { rows: 2 }) });
+      const foreign = spd();
+      f({ a: foreign, info: new I32(1) });
+      assert.deepEqual([...foreign], [2, 1, 2, Math.sqrt(2)], `${backend} prepared`);
+      throwsArg(() => f({ a: Object.create(null) as Float64Array }), 'INVALID_ARGUMENT', 'a');
+    }
+  });
+  it('a call whose written matrices are all empty sets info to 0, also in an array an earlier call made', () => {
+    for (const backend of ['cpu', 'reference'] as const) {
+      const ctx = m.open({ backend });
+      const { info } = ctx.potrf({ a: strided(new Float64Array([4, -1]), { rows: 1, count: 2 }) });
+      assert.deepEqual([...info], [0, 1]);
+      ctx.potrf({ a: strided(new Float64Array(0), { rows: 0, count: 2 }), info });
+      assert.deepEqual([...info], [0, 0], backend);
+      const f = ctx.prepare.potrf({ a: strided(new Float64Array(0), { rows: 0, count: 3 }) });
+      const r = f();
+      (r.info as Int32Array).fill(7);
+      f();
+      assert.deepEqual([...(r.info as Int32Array)], [0, 0, 0], `${backend} prepared`);
+    }
+  });
   it('unknown keys are rejected with the nearest valid name', () => {
     throwsArg(() => m.potrf({ a: strided(spd2(1), { rows: 2 }), Uplo: 'upper' } as unknown as m.FactorArgs), 'INVALID_ARGUMENT', 'Uplo', /did you mean 'uplo'\?/);
     throwsArg(() => m.gemm({ a: strided(spd2(1), { rows: 2 }), b: strided(spd2(1), { rows: 2 }), c: strided(new Float64Array(4), { rows: 2 }), transa: 'T' } as unknown as m.GemmArgs), 'INVALID_ARGUMENT', 'transa', /did you mean 'transA'/);

@@ -8,6 +8,7 @@ import type { FloatArray } from '../../core/dtype.js';
 import { moduleFactory } from '../jit/compile.js';
 import { generateConvertWasm } from '../kernels/convert-wasm.js';
 import { heap, loadModule } from '../wasm/runtime.js';
+import { isFloat32Array } from '../../core/dtype.js';
 
 type WasmConvert = (src: number, dst: number, count: number) => void;
 const widenKernel = moduleFactory<Record<string, never>, WasmConvert>(generateConvertWasm, 'widen', loadModule);
@@ -52,12 +53,12 @@ export function narrowTriangleOut(at: number, n: number, count: number, upper: b
 
 /** `count` elements from src[off] to float64 at byte `at` (float32 widened through `stage`). */
 export function blockIn(src: FloatArray, off: number, count: number, at: number, stage: number): void {
-  if (src instanceof Float32Array) widenIn(src, off, count, at, stage);
+  if (isFloat32Array(src)) widenIn(src, off, count, at, stage);
   else heap(0).f64.set(src.subarray(off, off + count), at / 8);
 }
 /** `count` float64 elements at byte `at` to dst[off] (rounded to float32 through `stage`). */
 export function blockOut(at: number, count: number, stage: number, dst: FloatArray, off: number): void {
-  if (dst instanceof Float32Array) narrowOut(at, count, stage, dst, off);
+  if (isFloat32Array(dst)) narrowOut(at, count, stage, dst, off);
   else dst.set(heap(0).f64.subarray(at / 8, at / 8 + count), off);
 }
 

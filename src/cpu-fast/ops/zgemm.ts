@@ -19,6 +19,7 @@ import { planComplexGemm, type ComplexGemmForce } from '../plan/complex.js';
 import type { OpOptions } from '../tuning.js';
 import { heap, loadModule } from '../wasm/runtime.js';
 import { runBatch, stridedView } from './run-batch.js';
+import { isFloat32Array } from '../../core/dtype.js';
 
 type WasmZgemm = (a: number, b: number, c: number, count: number, ar: number, ai: number, br: number, bi: number) => void;
 const gemmFor = kernelFactory<ZgemmJsParams, ZgemmJsKernel>(generateZgemmJs);
@@ -36,7 +37,7 @@ interface Shape { readonly m: number; readonly n: number; readonly k: number }
 function zgemmWasm(r: ComplexGemmRequest<FloatArray>, s: Shape, p0: number, count: number, betaZero: boolean): void {
   const { m, n, k } = s;
   const av = stridedView(r.a, p0), bv = stridedView(r.b, p0), cv = stridedView(r.c, p0);
-  const dtype: DType = av.data instanceof Float32Array ? 'float32' : 'float64';
+  const dtype: DType = isFloat32Array(av.data) ? 'float32' : 'float64';
   const copyIn = packFor({ dtype, trans: 'N', direction: 'in', packed: 'float64' });
   const copyOut = packFor({ dtype, trans: 'N', direction: 'out', packed: 'float64' });
   const fn = wasmFor({ m, n, k, transA: r.transA, transB: r.transB, betaZero, ...cpuTuning().complexGemmWasmBlock });

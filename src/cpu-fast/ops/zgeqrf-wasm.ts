@@ -18,6 +18,7 @@ import { generateZgeqrfInterleaved, zgeqrfInterleavedScratch, type ZgeqrfInterle
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 import { stridedView } from './run-batch.js';
 import { blockIn, blockOut } from './wasm-staging.js';
+import { isFloat32Array } from '../../core/dtype.js';
 
 type WasmPairs = (a: number, tau: number, ok: number, pairs: number, scratch: number) => void;
 type WasmPair = (a0: number, a1: number, tau0: number, tau1: number, scratch: number) => number;
@@ -32,7 +33,7 @@ export function zgeqrfWasm(q: QrReq, m: number, n: number, p0: number, count: nu
   const { op, r } = q;
   const k = op === 'geqrf' ? Math.min(m, n) : stridedView(r.tau, p0).rows;
   const first = stridedView(r.a, p0);
-  const dtype: DType = first.data instanceof Float32Array ? 'float32' : 'float64';
+  const dtype: DType = isFloat32Array(first.data) ? 'float32' : 'float64';
   const copyIn = packFor({ dtype, trans: 'N', direction: 'in', packed: 'float64' });
   const copyOut = packFor({ dtype, trans: 'N', direction: 'out', packed: 'float64' });
   const params: ZgeqrfInterleavedParams = op === 'geqrf' ? { op, m, n } : { op, m, n, k };

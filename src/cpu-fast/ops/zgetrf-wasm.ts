@@ -25,6 +25,7 @@ import type { CpuTuning } from '../tuning.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 import { stridedView } from './run-batch.js';
 import { blockIn, blockOut } from './wasm-staging.js';
+import { isFloat32Array } from '../../core/dtype.js';
 
 type WasmZgetrf = (a: number, b: number, piv: number, info: number, count: number, nrhs: number, work: number) => void;
 const wasmFor = moduleFactory<ZgetrfWasmParams, WasmZgetrf>(generateZgetrfWasm, 'zgetrf', loadModule);
@@ -36,7 +37,7 @@ type LuReq = ComplexGetrsRequest<FloatArray, Int32Array>;
 /** `count` matrices from p0 (one strided run, or one matrix of a list), all of order n. */
 export function zgetrfWasm(op: LuOp, r: LuReq, n: number, p0: number, count: number, tuning: CpuTuning, defer: (p: number) => void): void {
   const first = stridedView(r.a, p0);
-  const dtype: DType = first.data instanceof Float32Array ? 'float32' : 'float64';
+  const dtype: DType = isFloat32Array(first.data) ? 'float32' : 'float64';
   const copyIn = packFor({ dtype, trans: 'N', direction: 'in', packed: 'float64' });
   const copyOut = packFor({ dtype, trans: 'N', direction: 'out', packed: 'float64' });
   const nrhs = op === 'getrf' ? 0 : matrixAt(r.b, p0).cols;

@@ -15,6 +15,7 @@ import { generateZgetriInterleaved, zgetriInterleavedScratch, type ZgetriInterle
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 import { stridedView } from './run-batch.js';
 import { blockIn, blockOut } from './wasm-staging.js';
+import { isFloat32Array } from '../../core/dtype.js';
 
 type WasmPairs = (a: number, piv: number, ok: number, pairs: number, scratch: number) => void;
 type WasmPair = (a0: number, a1: number, piv0: number, piv1: number, scratch: number) => number;
@@ -27,7 +28,7 @@ type GetriReq = GetriRequest<FloatArray, Int32Array>;
 /** `count` matrices from p0 (one strided run, or one matrix of a list), all of order n. */
 export function zgetriWasm(r: GetriReq, n: number, p0: number, count: number, defer: (p: number) => void): void {
   const first = stridedView(r.a, p0);
-  const dtype: DType = first.data instanceof Float32Array ? 'float32' : 'float64';
+  const dtype: DType = isFloat32Array(first.data) ? 'float32' : 'float64';
   const copyIn = packFor({ dtype, trans: 'N', direction: 'in', packed: 'float64' });
   const copyOut = packFor({ dtype, trans: 'N', direction: 'out', packed: 'float64' });
   const params: ZgetriInterleavedParams = { n };

@@ -21,6 +21,7 @@ import { generateZpotrfInterleaved, zpotrfInterleavedScratch, ZPOTRF_PAIR_REDO, 
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 import { stridedView } from './run-batch.js';
 import { blockIn, blockOut, narrowTriangleOut } from './wasm-staging.js';
+import { isFloat32Array } from '../../core/dtype.js';
 
 type WasmZpotrf = (a: number, b: number, info: number, count: number, nrhs: number, scratch: number) => void;
 const wasmFor = moduleFactory<ZpotrfWasmParams, WasmZpotrf>(generateZpotrfWasm, 'zpotrf', loadModule);
@@ -34,7 +35,7 @@ export interface ZpotrfWasmShape { readonly rows: number; readonly pairs: boolea
 export function zpotrfWasm(op: CholeskyOp, r: PotrsRequest<FloatArray, Int32Array>, first: MatrixView<FloatArray>, p0: number, count: number, shape: ZpotrfWasmShape): void {
   const n = first.rows;
   const upper = r.uplo === 'upper';
-  const single = first.data instanceof Float32Array;
+  const single = isFloat32Array(first.data);
   const dtype: DType = single ? 'float32' : 'float64';
   const av = stridedView(r.a, p0);
   const bv = op === 'potrf' ? undefined : stridedView(r.b, p0);
@@ -81,7 +82,7 @@ export function zpotrfWasm(op: CholeskyOp, r: PotrsRequest<FloatArray, Int32Arra
     // there. complex64 rounds only the triangle, into the float32 copy it came in through: a
     // float32 NaN's bits need not survive the round trip through float64.
     if (op !== 'potrs') {
-      if (aBlock && av.data instanceof Float32Array) narrowTriangleOut(0, n, c, upper, stageA, av.data, aOff);
+      if (aBlock && isFloat32Array(av.data)) narrowTriangleOut(0, n, c, upper, stageA, av.data, aOff);
       else if (aBlock) blockOut(0, c * aPer, stageA, av.data, aOff);
       else triangleOut(mem, 0, 2 * n, aPer, av.data, aOff, 2 * av.ld, 2 * av.stride, 2 * n, n, c);
     }

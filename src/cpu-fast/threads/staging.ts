@@ -15,6 +15,7 @@ import { footprintOf } from './footprint.js';
 import type { Batch, MatrixView } from '../../core/batch.js';
 import type { FloatArray } from '../../core/dtype.js';
 import { isBatch } from '../split.js';
+import { isFloat64Array, isInt32Array } from '../../core/dtype.js';
 
 type Typed = FloatArray | Int32Array;
 /** The memory an array views: two views of one buffer are one store for the copy-back. */
@@ -65,10 +66,10 @@ export function stage(request: object, writes: readonly string[], arena: Arena):
   }
   // info and ipiv come back whole: one placed in the gaps of a written batch's memory must not be
   // overwritten by that batch's span as it was read.
-  for (const v of Object.values(request)) if (v instanceof Int32Array && !isShared(v)) count(v.buffer);
+  for (const v of Object.values(request)) if (isInt32Array(v) && !isShared(v)) count(v.buffer);
   for (const [key, value] of Object.entries(request)) {
     const written = writes.includes(key);
-    if (value instanceof Int32Array) {
+    if (isInt32Array(value)) {
       if (isShared(value)) out[key] = value;
       else {
         const copy = arena.alloc(value, value.length);
@@ -100,7 +101,7 @@ function stageBatch(
     if (isShared(b.data) || b.count === 0) return b;
     // Empty matrices: nothing to copy either way (their stride may reach past the array's end), and
     // the worker gets an empty array, not a clone of the caller's whole buffer.
-    if (footprintOf(b.rows, b.cols, b.ld) === 0) return { ...b, data: b.data instanceof Float64Array ? new Float64Array(0) : new Float32Array(0), offset: 0 };
+    if (footprintOf(b.rows, b.cols, b.ld) === 0) return { ...b, data: isFloat64Array(b.data) ? new Float64Array(0) : new Float32Array(0), offset: 0 };
     const f = floatsPer(b);
     const footprint = footprintOf(b.rows, b.cols, b.ld);
     const span = f * ((b.count - 1) * b.stride + footprint);
