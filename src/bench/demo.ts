@@ -9,13 +9,12 @@ import { planWarmCalls } from '../api/warm.js';
 import { warmAhead } from '../api/warm-ahead.js';
 import { strided } from '../core/batch.js';
 import { counts } from '../core/counts.js';
-import type { DType, FloatArray } from '../core/dtype.js';
+import { isInt32Array, type DType, type FloatArray } from '../core/dtype.js';
 import type { DeviceStorage, Storage } from '../core/storage.js';
 import { Random, randomGeneral, randomMatrices, randomSpd } from './data.js';
 import { maxSolveResidual } from './residual.js';
 import type { Column } from './table.js';
 import { progress, progressDone } from './progress.js';
-import { isInt32Array } from '../core/dtype.js';
 
 export interface DemoRow {
   workload: string;

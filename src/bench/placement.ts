@@ -3,10 +3,9 @@
  * with the CPU backend's workers where MYRIAD_BENCH_SHARED=1), with pristine copies to restore
  * overwritten operands from, outside the timed calls.
  */
-import type { DType, FloatArray } from '../core/dtype.js';
+import { isFloat64Array, type DType, type FloatArray } from '../core/dtype.js';
 import type { DeviceStorage, IntStorage, Storage } from '../core/storage.js';
 import type { Context } from '../api/context.js';
-import { isFloat64Array } from '../core/dtype.js';
 
 /**
  * A copy of host data for the CPU: on a SharedArrayBuffer with MYRIAD_BENCH_SHARED=1 (the CPU

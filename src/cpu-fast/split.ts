@@ -6,8 +6,7 @@
  */
 import { isBatch as isCoreBatch, type Batch } from '../core/batch.js';
 import { sliceRequest as sliceCore } from '../core/slice.js';
-import type { FloatArray } from '../core/dtype.js';
-import { isInt32Array } from '../core/dtype.js';
+import { isInt32Array, type FloatArray } from '../core/dtype.js';
 
 export type HostRequest = object;
 

@@ -4,11 +4,10 @@
  * gaps: one native copy, in place of a packing loop). float32 data crosses through a float32
  * staging area and is widened or narrowed in WebAssembly (kernels/convert-wasm.ts).
  */
-import type { FloatArray } from '../../core/dtype.js';
+import { isFloat32Array, type FloatArray } from '../../core/dtype.js';
 import { moduleFactory } from '../jit/compile.js';
 import { generateConvertWasm } from '../kernels/convert-wasm.js';
 import { heap, loadModule } from '../wasm/runtime.js';
-import { isFloat32Array } from '../../core/dtype.js';
 
 type WasmConvert = (src: number, dst: number, count: number) => void;
 const widenKernel = moduleFactory<Record<string, never>, WasmConvert>(generateConvertWasm, 'widen', loadModule);

@@ -7,7 +7,7 @@
  * floats: twice the complex counts.
  */
 import { matrixAt } from '../../core/batch.js';
-import type { ComplexDType, DType, FloatArray } from '../../core/dtype.js';
+import { isFloat32Array, type ComplexDType, type DType, type FloatArray } from '../../core/dtype.js';
 import type { ComplexGemmRequest } from '../../core/op-specs.js';
 import { complexReference } from '../../cpu/complex/backend.js';
 import { cpuTuning, wasmChunk } from '../context.js';
@@ -19,7 +19,6 @@ import { planComplexGemm, type ComplexGemmForce } from '../plan/complex.js';
 import type { OpOptions } from '../tuning.js';
 import { heap, loadModule } from '../wasm/runtime.js';
 import { runBatch, stridedView } from './run-batch.js';
-import { isFloat32Array } from '../../core/dtype.js';
 
 type WasmZgemm = (a: number, b: number, c: number, count: number, ar: number, ai: number, br: number, bi: number) => void;
 const gemmFor = kernelFactory<ZgemmJsParams, ZgemmJsKernel>(generateZgemmJs);

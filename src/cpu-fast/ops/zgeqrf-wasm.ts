@@ -9,7 +9,7 @@
  * result does not depend on its neighbour); a matrix handed back alone is left untouched in the
  * caller's arrays and handed to `defer`, which runs the reference on it.
  */
-import type { DType, FloatArray } from '../../core/dtype.js';
+import { isFloat32Array, type DType, type FloatArray } from '../../core/dtype.js';
 import type { GeqrfRequest, OrgqrRequest } from '../../core/op-specs.js';
 import { wasmChunk } from '../context.js';
 import { kernelFactory, moduleFactory } from '../jit/compile.js';
@@ -18,7 +18,6 @@ import { generateZgeqrfInterleaved, zgeqrfInterleavedScratch, type ZgeqrfInterle
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 import { stridedView } from './run-batch.js';
 import { blockIn, blockOut } from './wasm-staging.js';
-import { isFloat32Array } from '../../core/dtype.js';
 
 type WasmPairs = (a: number, tau: number, ok: number, pairs: number, scratch: number) => void;
 type WasmPair = (a0: number, a1: number, tau0: number, tau1: number, scratch: number) => number;

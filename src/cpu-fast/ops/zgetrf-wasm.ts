@@ -12,7 +12,7 @@
  * the pair kernel's loop: context.ts wasmChunk).
  */
 import { matrixAt } from '../../core/batch.js';
-import type { DType, FloatArray } from '../../core/dtype.js';
+import { isFloat32Array, type DType, type FloatArray } from '../../core/dtype.js';
 import { byPrecision, dtypeInfo } from '../../core/dtype-table.js';
 import type { ComplexGetrsRequest } from '../../core/op-specs.js';
 import { wasmChunk } from '../context.js';
@@ -25,7 +25,6 @@ import type { CpuTuning } from '../tuning.js';
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 import { stridedView } from './run-batch.js';
 import { blockIn, blockOut } from './wasm-staging.js';
-import { isFloat32Array } from '../../core/dtype.js';
 
 type WasmZgetrf = (a: number, b: number, piv: number, info: number, count: number, nrhs: number, work: number) => void;
 const wasmFor = moduleFactory<ZgetrfWasmParams, WasmZgetrf>(generateZgetrfWasm, 'zgetrf', loadModule);

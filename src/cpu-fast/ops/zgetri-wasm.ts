@@ -6,7 +6,7 @@
  * pair the kernel hands back (a value not finite, or an exactly zero U(j, j)) is left untouched in
  * the caller's arrays and handed to `defer`, one matrix at a time, which runs the reference on it.
  */
-import type { DType, FloatArray } from '../../core/dtype.js';
+import { isFloat32Array, type DType, type FloatArray } from '../../core/dtype.js';
 import type { GetriRequest } from '../../core/op-specs.js';
 import { wasmChunk } from '../context.js';
 import { kernelFactory, moduleFactory } from '../jit/compile.js';
@@ -15,7 +15,6 @@ import { generateZgetriInterleaved, zgetriInterleavedScratch, type ZgetriInterle
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 import { stridedView } from './run-batch.js';
 import { blockIn, blockOut } from './wasm-staging.js';
-import { isFloat32Array } from '../../core/dtype.js';
 
 type WasmPairs = (a: number, piv: number, ok: number, pairs: number, scratch: number) => void;
 type WasmPair = (a0: number, a1: number, piv0: number, piv1: number, scratch: number) => number;

@@ -10,7 +10,7 @@
  * Bitwise the reference's results.
  */
 import type { MatrixView } from '../../core/batch.js';
-import type { DType, FloatArray } from '../../core/dtype.js';
+import { isFloat32Array, type DType, type FloatArray } from '../../core/dtype.js';
 import type { PotrsRequest } from '../../core/op-specs.js';
 import { wasmChunk } from '../context.js';
 import { kernelFactory, moduleFactory } from '../jit/compile.js';
@@ -21,7 +21,6 @@ import { generateZpotrfInterleaved, zpotrfInterleavedScratch, ZPOTRF_PAIR_REDO, 
 import { heap, heapInts, loadModule } from '../wasm/runtime.js';
 import { stridedView } from './run-batch.js';
 import { blockIn, blockOut, narrowTriangleOut } from './wasm-staging.js';
-import { isFloat32Array } from '../../core/dtype.js';
 
 type WasmZpotrf = (a: number, b: number, info: number, count: number, nrhs: number, scratch: number) => void;
 const wasmFor = moduleFactory<ZpotrfWasmParams, WasmZpotrf>(generateZpotrfWasm, 'zpotrf', loadModule);

@@ -13,9 +13,8 @@
  */
 import { footprintOf } from './footprint.js';
 import type { Batch, MatrixView } from '../../core/batch.js';
-import type { FloatArray } from '../../core/dtype.js';
+import { isFloat64Array, isInt32Array, type FloatArray } from '../../core/dtype.js';
 import { isBatch } from '../split.js';
-import { isFloat64Array, isInt32Array } from '../../core/dtype.js';
 
 type Typed = FloatArray | Int32Array;
 /** The memory an array views: two views of one buffer are one store for the copy-back. */
