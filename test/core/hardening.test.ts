@@ -235,6 +235,37 @@ describe('9. counts, value formatting, other realms, misspelled keys', () => {
       throwsArg(() => f({ a: Object.create(null) as Float64Array }), 'INVALID_ARGUMENT', 'a');
     }
   });
+  it('complex gesvd of a wide matrix with repeated columns (many exactly zero singular values): U and VT orthonormal', () => {
+    // 30 x 32 complex128 whose entries cycle every 220 floats: rank 11, rotations down to subnormal noise.
+    let seed = 7;
+    const cycle = Array.from({ length: 220 }, () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648 - 0.5; });
+    const rows = 30, n = 32, k = 30;
+    for (const backend of ['cpu', 'reference'] as const) {
+      const a = Float64Array.from({ length: 2 * rows * n }, (_, i) => cycle[i % 220]!);
+      const u = new Float64Array(2 * rows * k), vt = new Float64Array(2 * k * n), sv = new Float64Array(k);
+      const z = { dtype: 'complex128' as const };
+      const { info } = m.open({ backend }).gesvd({ a: strided(a, { rows, cols: n, ...z }), s: strided(sv, { rows: k, cols: 1 }),
+        u: strided(u, { rows, cols: k, ...z }), vt: strided(vt, { rows: k, cols: n, ...z }), jobu: 'thin', jobvt: 'thin' });
+      assert.equal(info[0], 0);
+      // ||Q^H Q - I|| over Q's columns (u: m x k) or rows (vt: k x n).
+      const off = (q: Float64Array, height: number, cols: number, byRow: boolean): number => {
+        const at = (i: number, j: number): [number, number] => [q[2 * (i + j * height)]!, q[2 * (i + j * height) + 1]!];
+        const count = byRow ? height : cols, len = byRow ? cols : height;
+        let worst = 0;
+        for (let p = 0; p < count; p++) for (let r = 0; r < count; r++) {
+          let re = 0, im = 0;
+          for (let t = 0; t < len; t++) {
+            const [xr, xi] = byRow ? at(p, t) : at(t, p), [yr, yi] = byRow ? at(r, t) : at(t, r);
+            re += xr * yr + xi * yi; im += xr * yi - xi * yr;
+          }
+          worst = Math.max(worst, Math.hypot(re - (p === r ? 1 : 0), im));
+        }
+        return worst;
+      };
+      assert.ok(off(u, rows, k, false) < 30 * k * 2 ** -52, `${backend} U: ${off(u, rows, k, false)}`);
+      assert.ok(off(vt, k, n, true) < 30 * k * 2 ** -52, `${backend} VT: ${off(vt, k, n, true)}`);
+    }
+  });
   it('a call whose written matrices are all empty sets info to 0, also in an array an earlier call made', () => {
     for (const backend of ['cpu', 'reference'] as const) {
       const ctx = m.open({ backend });

@@ -21,9 +21,27 @@ export function hermitianRotation(rot: ComplexRotation, a: number, b: number, gr
   rot.c = c;
   rot.s = t * c;
   rot.t = t;
-  rot.er = gr / gAbs;
-  rot.ei = gi / gAbs;
+  if (gAbs >= PHASE_DIRECT_MIN) {
+    rot.er = gr / gAbs;
+    rot.ei = gi / gAbs;
+    return;
+  }
+  // |g| near or below the smallest normal number (columns of rounding noise beside exactly dependent
+  // ones): |g| then carries only a few bits, g / |g| is no unit and J no longer unitary (V lost
+  // orthonormality to 1e-3 on a wide complex matrix with repeated columns). The phase from the parts
+  // scaled by the larger one: |e| = 1 to rounding whatever g's size.
+  const mx = Math.max(Math.abs(gr), Math.abs(gi));
+  const xr = gr / mx, xi = gi / mx, h = Math.hypot(xr, xi);
+  rot.er = xr / h;
+  rot.ei = xi / h;
 }
+
+/**
+ * Below this |g| the phase is taken from g's scaled parts: above it, g's larger part is normal with
+ * its full precision (the smaller one's rounding is below 2^-52 of it), so g / |g| is a unit to
+ * rounding and the rotation keeps its bits.
+ */
+const PHASE_DIRECT_MIN = 2 ** -968;
 
 /** [x y] := [x y] J over two columns of `len` complex elements: x := c x - s conj(e) y, y := s e x + c y. */
 export function rotateComplexColumns(z: Float64Array, px: number, py: number, len: number, rot: ComplexRotation): void {
