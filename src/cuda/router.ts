@@ -148,12 +148,17 @@ const ROUTED_GETRF = routed('getrf');
  * variable batch of those members, ipiv and info scattered to their places.
  */
 function cusolverGetrfGuarded(dev: GpuDevice, r: DeviceRequest<'getrf'>): void {
-  const redo = cusolverGetrf(dev, r);
+  onOwnRoute('getrf', dev, r, cusolverGetrf(dev, r), (part) => runCandidate(ownRoute('getrf', part, dev), dev, part));
+}
+
+/**
+ * The members `redo` (batch places) of a request a vendor route handed back, as one variable batch
+ * run by `own` (their per-matrix integers gathered and scattered by runParts); nothing where none.
+ */
+function onOwnRoute(op: OpName, dev: GpuDevice, r: object, redo: readonly number[], own: (part: Record<string, unknown>) => void): void {
   if (redo.length === 0) return;
-  const request = r as unknown as Record<string, unknown>;
-  runParts('getrf', dev, request, [redo], (members, ints) => partRequest('getrf', request, members, ints), (part) => {
-    runCandidate(ownRoute('getrf', part, dev), dev, part);
-  });
+  const request = r as Record<string, unknown>;
+  runParts(op, dev, request, [redo], (members, ints) => partRequest(op, request, members, ints), own);
 }
 
 /**
@@ -161,12 +166,8 @@ function cusolverGetrfGuarded(dev: GpuDevice, r: DeviceRequest<'getrf'>): void {
  * whose reciprocal the vendor cannot take: vendor/trsm.ts), as a variable batch of those members.
  */
 function cublasComplexTrsmGuarded(dev: GpuDevice, r: ComplexDeviceRequest<'trsm'>): void {
-  const redo = cublasTrsm(dev, r);
-  if (redo.length === 0) return;
-  const request = r as unknown as Record<string, unknown>;
-  runParts('trsm', dev, request, [redo], (members) => partRequest('trsm', request, members), (part) => {
-    chooseComplex('trsm', part, dev, undefined, true).candidate.run!(dev, part as unknown as ComplexDeviceRequest<ComplexRouted>);
-  });
+  onOwnRoute('trsm', dev, r, cublasTrsm(dev, r), (part) =>
+    chooseComplex('trsm', part, dev, undefined, true).candidate.run!(dev, part as unknown as ComplexDeviceRequest<ComplexRouted>));
 }
 
 /** An operation with one GPU design, named as the operation, that takes every request: it, then the CPU reference. */
