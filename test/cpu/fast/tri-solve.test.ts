@@ -19,8 +19,13 @@ import { SIZES } from './cases.js';
 
 const DTYPES: readonly DType[] = ['float64', 'float32'];
 const NRHS = [1, 2, 3, 5, 8, 17] as const;
-/** Fewer right-hand-side counts at the largest sizes (time): one lane, one group with a tail, two groups and a tail. */
-const nrhsFor = (n: number): readonly number[] => (n >= 100 ? [1, 17] : n >= 47 ? [1, 3, 17] : NRHS);
+/**
+ * Fewer right-hand-side counts above 20 (time): from 21 to 40 half the counts, the halves taking turns
+ * with the size's parity (each count still meets both parities of n, and every size one lane, a
+ * group with a tail and two groups and a tail); at the largest sizes one lane, one group with a tail,
+ * two groups and a tail.
+ */
+const nrhsFor = (n: number): readonly number[] => (n >= 100 ? [1, 17] : n >= 47 ? [1, 3, 17] : n <= 20 ? NRHS : n % 2 === 0 ? [1, 5, 17] : [2, 3, 8, 17]);
 const countFor = (n: number): number => (n <= 40 ? 3 : 1);
 
 function potrsCase(kind: Kind, dtype: DType, n: number, uplo: Uplo, nrhs: number, count = countFor(n)) {
