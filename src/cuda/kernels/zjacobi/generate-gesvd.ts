@@ -151,7 +151,7 @@ ${GROUP_MAX}
           const real t = tangent((beta - alpha) / (real(2) * gamma));
           c = real(1) / sqrtReal(real(1) + t * t);
           s = t * c;
-          e = makeReal2(gm.x / gamma, gm.y / gamma);
+          e = unitPhase(gm, gamma);
           rotated = 1;
         }
         cs[tid] = c;

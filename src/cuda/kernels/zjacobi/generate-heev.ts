@@ -124,7 +124,7 @@ ${V('      v[i + j * LDS] = makeReal2(i == j ? real(1) : real(0), real(0));')}  
           const real t = tangent((aqq - app) / (real(2) * g));
           c = real(1) / sqrtReal(real(1) + t * t);
           s = t * c;
-          e = makeReal2(apq.x / g, apq.y / g);
+          e = unitPhase(apq, g);
           app2 = app - t * g;
           aqq2 = aqq + t * g;
           rot = true;

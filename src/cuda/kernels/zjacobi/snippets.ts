@@ -1,14 +1,35 @@
 /**
  * CUDA text the complex Jacobi kernels share (generate-heev.ts, generate-gesvd.ts): the modulus of a
- * pair, the complex rotation J of cpu/complex/zrotation.ts applied to two columns ([x y] J) and to
- * two rows (J^H [x; y]), and one phase of a round of the warp designs.
+ * pair, the rotation's phase, the complex rotation J of cpu/complex/zrotation.ts applied to two
+ * columns ([x y] J) and to two rows (J^H [x; y]), and one phase of a round of the warp designs.
  */
+import { cudaMath } from '../../../core/dtype-table.js';
 import type { DType } from '../../../core/dtype.js';
 import { modulusReal2 } from '../common/complex.js';
 
-/** The complex rotation applied to two columns and to two rows, and the modulus. */
+/**
+ * Below this |g| the phase g / |g| is taken from g's scaled parts (the reference's PHASE_DIRECT_MIN,
+ * cpu/complex/zrotation.ts, for float64; for float32 the same margin of 54 bits over the smallest
+ * normal number relative to its 24-bit significand): above it g's larger part is normal with its
+ * full precision, so g / |g| is a unit to rounding and keeps its bits.
+ */
+const PHASE_DIRECT_MIN: Readonly<Record<'float64' | 'float32', string>> = { float64: '0x1p-968', float32: '0x1p-101f' };
+
+/** The complex rotation applied to two columns and to two rows, the modulus and the phase. */
 export function rotationHelpers(dtype: DType): string {
+  const hypot = cudaMath(dtype, 'hypot');
   return `${modulusReal2(dtype)}
+// e = g / |g| (gAbs = |g| > 0). Where |g| is near or below the smallest normal number (columns of
+// rounding noise beside exactly dependent ones) it carries only a few bits and g / |g| is no unit, so
+// J would not be unitary: the phase then comes from g's parts scaled by the larger one.
+static __device__ __forceinline__ real2 tinyPhase(real2 g) {
+  const real mx = absReal(g.x) > absReal(g.y) ? absReal(g.x) : absReal(g.y);
+  const real xr = g.x / mx, xi = g.y / mx, h = ${hypot}(xr, xi);
+  return makeReal2(xr / h, xi / h);
+}
+static __device__ __forceinline__ real2 unitPhase(real2 g, real gAbs) {
+  return gAbs >= real(${PHASE_DIRECT_MIN[dtype === 'float32' ? 'float32' : 'float64']}) ? makeReal2(g.x / gAbs, g.y / gAbs) : tinyPhase(g);
+}
 // Columns: [x y] := [x y] J, x := c x - s conj(e) y, y := s e x + c y.
 static __device__ __forceinline__ void rotColumns(real2& x, real2& y, real c, real s, real2 e) {
   const real2 a = x, b = y;
