@@ -3,7 +3,7 @@
  * pair, the rotation's phase, the complex rotation J of cpu/complex/zrotation.ts applied to two
  * columns ([x y] J) and to two rows (J^H [x; y]), and one phase of a round of the warp designs.
  */
-import { cudaMath } from '../../../core/dtype-table.js';
+import { byPrecision, cudaMath } from '../../../core/dtype-table.js';
 import type { DType } from '../../../core/dtype.js';
 import { modulusReal2 } from '../common/complex.js';
 
@@ -13,7 +13,7 @@ import { modulusReal2 } from '../common/complex.js';
  * normal number relative to its 24-bit significand): above it g's larger part is normal with its
  * full precision, so g / |g| is a unit to rounding and keeps its bits.
  */
-const PHASE_DIRECT_MIN: Readonly<Record<'float64' | 'float32', string>> = { float64: '0x1p-968', float32: '0x1p-101f' };
+const PHASE_DIRECT_MIN = { double: '0x1p-968', single: '0x1p-101f' } as const;
 
 /** The complex rotation applied to two columns and to two rows, the modulus and the phase. */
 export function rotationHelpers(dtype: DType): string {
@@ -28,7 +28,7 @@ static __device__ __forceinline__ real2 tinyPhase(real2 g) {
   return makeReal2(xr / h, xi / h);
 }
 static __device__ __forceinline__ real2 unitPhase(real2 g, real gAbs) {
-  return gAbs >= real(${PHASE_DIRECT_MIN[dtype === 'float32' ? 'float32' : 'float64']}) ? makeReal2(g.x / gAbs, g.y / gAbs) : tinyPhase(g);
+  return gAbs >= real(${byPrecision(dtype, PHASE_DIRECT_MIN)}) ? makeReal2(g.x / gAbs, g.y / gAbs) : tinyPhase(g);
 }
 // Columns: [x y] := [x y] J, x := c x - s conj(e) y, y := s e x + c y.
 static __device__ __forceinline__ void rotColumns(real2& x, real2& y, real c, real s, real2 e) {
