@@ -13,7 +13,7 @@
 //   node scripts/probe/syev-small.mjs   (COUNT=1000000 matrices, PEAK_GBS=4800, SAMPLE=2000 counted)
 import { open, strided } from '../../dist/src/index.js';
 import { Random, randomSymmetric } from '../../dist/src/bench/data.js';
-import { syevCuda } from '../../dist/src/cuda/kernels/jacobi/index.js';
+import { syevCuda, syevThreadSharedBytes } from '../../dist/src/cuda/kernels/jacobi/index.js';
 import { syevQlThreadCuda } from '../../dist/src/cuda/kernels/ql-thread/index.js';
 import { fmaLanesPerSM } from '../../dist/src/cuda/model/roofline.js';
 import { flops, instructions, jacobiCounts, meanWork, qlCounts } from './syev-small-count.mjs';
@@ -53,7 +53,10 @@ for (const jobz of ['vectors', 'values']) for (const dtype of ['float64', 'float
   const designs = [
     { design: 'ql', arithmetic: 'float64', counts: qlCounts(n, vectors, wide.ql, false), run: () => syevQlThreadCuda(dev, request, { force: { arithmetic: 'float64' } }) },
     ...(dtype === 'float32' ? [{ design: 'ql f32', arithmetic: 'float32', counts: qlCounts(n, vectors, own.ql, true), run: () => syevQlThreadCuda(dev, request, { force: { arithmetic: 'float32' } }) }] : []),
-    { design: 'jacobi', arithmetic: dtype, counts: jacobiCounts(n, vectors, own.jacobi), run: () => syevCuda(dev, request, { force: { design: 'thread' } }) },
+    { design: 'jacobi', arithmetic: dtype, counts: jacobiCounts(n, vectors, own.jacobi), run: () => syevCuda(dev, request, { force: { design: 'thread', stage: false } }) },
+    // Staged through shared memory (coalesced block copies of A and W) where the block's slots fit.
+    ...(syevThreadSharedBytes({ dtype, n, staged: true }) <= 48 * 1024
+      ? [{ design: 'jacobi staged', arithmetic: dtype, counts: jacobiCounts(n, vectors, own.jacobi), run: () => syevCuda(dev, request, { force: { design: 'thread', stage: true } }) }] : []),
   ];
   const bytes = count * ((vectors ? 2 * n * n : n * n) + n) * (dtype === 'float64' ? 8 : 4);
   const times = {};

@@ -163,10 +163,11 @@ test('syev: one thread per matrix up to THREAD_MAX, the rows design above (or wh
   for (let n = 1; n <= 12; n++) assert.equal(selectSyev({ ...pr, n }).design, n <= THREAD_MAX ? 'thread' : 'rows', `n = ${n}`);
   assert.equal(selectSyev({ ...pr, n: 3 }, { force: { design: 'warp' } }).design, 'warp');
   assert.throws(() => selectSyev({ ...pr, n: THREAD_LIMIT + 1 }, { force: { design: 'thread' } }), /n <= 8/);
-  const base: SyevThreadParams = { ...pr, n: 4, maxSweeps: 30 };
+  const base: SyevThreadParams = { ...pr, n: 4, maxSweeps: 30, staged: false, denseA: false, denseW: false };
   assert.equal(syevThreadSource(base).source, syevThreadSource({ ...base }).source);
   const variants = [base, { ...base, n: 3 }, { ...base, dtype: 'float32' as const }, { ...base, uplo: 'upper' as const },
-    { ...base, vectors: false }, { ...base, kind: 'pointer' as const }, { ...base, maxSweeps: 5 }].map(syevThreadSource);
+    { ...base, vectors: false }, { ...base, kind: 'pointer' as const }, { ...base, maxSweeps: 5 }, { ...base, staged: true },
+    { ...base, staged: true, denseA: true }, { ...base, staged: true, denseW: true }].map(syevThreadSource);
   assert.equal(new Set(variants.map((v) => v.source)).size, variants.length, 'every parameter changes the source');
   assert.equal(new Set(variants.map((v) => v.entry)).size, variants.length, 'and the entry name');
   // 'values' never writes A; the upper variant reads only the upper triangle (row index <= column index).
@@ -293,8 +294,10 @@ test('Jacobi kernels compile for sm_90 without spills', { skip: NVCC_SKIP, timeo
       ...[9, 16, 24, 32].flatMap((n) => (['float64', 'float32'] as const).flatMap((dtype) => (['halfAngle', 'tangent'] as const).map((angle) =>
         syevRowsSource({ dtype, n, uplo: 'lower', vectors: true, kind: 'strided', maxSweeps: 30, angle }))))]
     : [...block, syevWarpSource({ ...syev(5), uplo: 'upper' }), gesvdWarpSource({ ...gesvd(5, 12, 'float32'), kind: 'pointer' }),
-      syevThreadSource({ dtype: 'float64', n: 4, uplo: 'lower', vectors: true, kind: 'strided', maxSweeps: 30 }),
-      syevThreadSource({ dtype: 'float32', n: 3, uplo: 'upper', vectors: false, kind: 'pointer', maxSweeps: 30 }),
+      syevThreadSource({ dtype: 'float64', n: 4, uplo: 'lower', vectors: true, kind: 'strided', maxSweeps: 30, staged: false, denseA: false, denseW: false }),
+      syevThreadSource({ dtype: 'float64', n: 3, uplo: 'lower', vectors: true, kind: 'strided', maxSweeps: 30, staged: true, denseA: true, denseW: true }),
+      syevThreadSource({ dtype: 'float32', n: 3, uplo: 'upper', vectors: false, kind: 'pointer', maxSweeps: 30, staged: false, denseA: false, denseW: false }),
+      syevThreadSource({ dtype: 'float32', n: 6, uplo: 'upper', vectors: true, kind: 'pointer', maxSweeps: 30, staged: true, denseA: false, denseW: false }),
       syevRowsSource({ dtype: 'float64', n: 16, uplo: 'lower', vectors: true, kind: 'strided', maxSweeps: 30, angle: 'halfAngle' }),
       syevRowsSource({ dtype: 'float32', n: 9, uplo: 'upper', vectors: false, kind: 'pointer', maxSweeps: 30, angle: 'halfAngle', minBlocks: 8 })];
   // The full list: two wide float32 gesvd shapes (3 x 32, 8 x 32) spill 8 bytes (measured with nvcc 13).

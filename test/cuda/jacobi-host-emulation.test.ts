@@ -20,7 +20,7 @@ import type { Uplo } from '../../src/core/enums.js';
 import { cpuGesvd, cpuSyev } from '../../src/cpu/lapack/index.js';
 import {
   BLOCK_COMPUTE, ROWS_WARPS, THREAD_BLOCK, THREAD_MAX, gesvdBlockSource, gesvdWarpSource, planGesvd, planGesvdBlock, planSyev, planSyevBlock, rowsShape,
-  selectSyev, syevBlockSource, syevRowsSource, syevThreadSource, syevWarpSource,
+  planSyevThread, selectSyev, syevBlockSource, syevRowsSource, syevThreadSharedBytes, syevThreadSource, syevWarpSource,
 } from '../../src/cuda/kernels/jacobi/index.js';
 import type { KernelSource } from '../../src/cuda/runtime/types.js';
 import { eigenResidual, generalCase, mat, orthoResidual, svdResidual, symmetricCase, type Mat, type SymKind } from '../helpers/jacobi-checks.js';
@@ -34,11 +34,11 @@ const EPS: Record<DType, number> = { float64: 2 ** -52, float32: 2 ** -23 };
 const LIMIT = 30;
 
 /** `block`: a block design, whose arithmetic is BLOCK_COMPUTE whatever `dtype` (the data's) is. */
-function runKernel(dir: string, src: KernelSource, gesvd: boolean, input: string, block = false, dtype: DType = BLOCK_COMPUTE): number[] {
+function runKernel(dir: string, src: KernelSource, gesvd: boolean, input: string, block = false, dtype: DType = BLOCK_COMPUTE, staged = false): number[] {
   writeFileSync(join(dir, 'kernel.cu'), src.source);
   const exe = join(dir, src.entry);
   const io = block && dtype !== BLOCK_COMPUTE ? [`-DIO=${dtype === 'float32' ? 'float' : 'double'}`] : [];
-  execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DENTRY=${src.entry}`, ...(gesvd ? ['-DGESVD'] : []), ...(block ? ['-DBLOCK'] : []), ...io, `-I${dir}`, HARNESS, '-o', exe]);
+  execFileSync('g++', ['-std=c++20', '-O1', '-pthread', `-DENTRY=${src.entry}`, ...(gesvd ? ['-DGESVD'] : []), ...(block ? ['-DBLOCK'] : []), ...(staged ? ['-DSTAGED'] : []), ...io, `-I${dir}`, HARNESS, '-o', exe]);
   return execFileSync(exe, { input, maxBuffer: 1 << 28 }).toString().trim().split('\n').map(Number);
 }
 
@@ -74,27 +74,35 @@ test('Jacobi warp kernels on the host: residuals and the reference values', { sk
   try {
     for (const dtype of ['float64', 'float32'] as const) {
       const eps = EPS[dtype];
-      for (const n of [1, 2, 3, 4, 5, 8, 13, 32]) for (const vectors of [true, false]) for (const design of ['warp', 'thread', 'rows'] as const) {
-        if (design === 'thread' && n > THREAD_MAX) continue;
+      for (const n of [1, 2, 3, 4, 5, 8, 13, 32]) for (const vectors of [true, false]) for (const design of ['warp', 'thread', 'staged', 'rows'] as const) {
+        if ((design === 'thread' || design === 'staged') && n > THREAD_MAX) continue;
+        // The staged per-thread kernel: a full block and a partial one, densely packed at even n (16-byte vectors), ragged ld at odd n.
+        const dense = design === 'staged' && n % 2 === 0;
+        if (design === 'staged' && syevThreadSharedBytes({ dtype, n, staged: true }) > 48 * 1024) continue;
+        const staged = design === 'staged' ? planSyevThread({ dtype, n, uplo: n % 2 === 0 ? 'upper' : 'lower', vectors, kind: 'strided', denseA: dense, denseW: true }, true) : undefined;
         const uplo = n % 2 === 0 ? 'upper' : 'lower';
         const p = planSyev({ dtype, n, uplo, vectors, kind: 'strided' });
         const rows = rowsShape(n);
-        const count = design === 'warp' ? p.perBlock + 1 : design === 'rows' ? rows.perBlock + 1 : 37;
+        const count = design === 'warp' ? p.perBlock + 1 : design === 'rows' ? rows.perBlock + 1 : design === 'staged' ? THREAD_BLOCK + 37 : 37;
         const launch = design === 'warp'
           ? { src: syevWarpSource(p), grid: Math.ceil(count / p.perBlock), block: p.threads * p.perBlock }
           : design === 'rows'
             ? { src: syevRowsSource({ dtype, n, uplo, vectors, kind: 'strided', maxSweeps: p.maxSweeps, angle: 'halfAngle' }), grid: Math.ceil(count / rows.perBlock), block: 32 * ROWS_WARPS }
-            : { src: syevThreadSource({ dtype, n, uplo, vectors, kind: 'strided', maxSweeps: p.maxSweeps }), grid: 1, block: THREAD_BLOCK };
+            : design === 'staged'
+              ? { src: syevThreadSource(staged!), grid: 2, block: THREAD_BLOCK }
+              : { src: syevThreadSource({ dtype, n, uplo, vectors, kind: 'strided', maxSweeps: p.maxSweeps, staged: false, denseA: false, denseW: false }), grid: 1, block: THREAD_BLOCK };
         const kinds = ['random', 'repeated', 'zero', 'graded', 'rank-deficient'] as const;
-        const mats: Mat[] = Array.from({ length: count }, (_, i) => symmetricCase(rng, kinds[i % kinds.length]!, n).a)
+        // The staged kernel's matrices from a generator of its own: the other designs keep their cases.
+        const source = design === 'staged' ? new Rng(1000 * n + (vectors ? 1 : 0)) : rng;
+        const mats: Mat[] = Array.from({ length: count }, (_, i) => symmetricCase(source, kinds[i % kinds.length]!, n).a)
           .map((a) => ({ ...a, d: a.d.map((x) => round(x, dtype)) }));
         const bad = Math.min(1, count - 1);
         mats[bad]!.d[n * n - 1] = NaN;
-        const ld = n + 1;
+        const ld = dense ? n : n + 1;
         const stride = ld * n;
         const flat = new Float64Array(count * stride);
         mats.forEach((a, k) => { for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) flat[k * stride + i + j * ld] = a.d[i + j * n]!; });
-        const out = runKernel(dir, launch.src, false, `${count} ${launch.grid} ${launch.block} ${n} ${n} ${ld} ${stride}\n${Array.from(flat).join(' ')}\n`);
+        const out = runKernel(dir, launch.src, false, `${count} ${launch.grid} ${launch.block} ${n} ${n} ${ld} ${stride}\n${Array.from(flat).join(' ')}\n`, false, BLOCK_COMPUTE, design === 'staged');
         const { info, w, aOut, refW, refInfo } = syevResults(out, flat, count, n, ld, stride, uplo);
         mats.forEach((a, k) => {
           const at = `syev ${design} ${dtype} n=${n} ${vectors ? 'V' : 'N'} #${k}`;

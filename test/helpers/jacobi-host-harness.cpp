@@ -4,13 +4,18 @@
 // __shfl_xor_sync, __shfl_sync) are built from a std::barrier per warp; rsqrt is 1 / sqrt off by up to 2 ulps. Strided operands only.
 // -DBLOCK: a one-block-per-matrix kernel (generate-block.ts): its extern __shared__ buffer is one
 // static array, __syncthreads and __syncthreads_or a std::barrier over the block, and it gets a
-// workspace of WORK elements per block (the kernel's own constant) and first = 0; -DIO=float: the
+// workspace of WORK elements per block (the kernel's own constant) and first = 0; -DSTAGED: a
+// per-thread kernel staged through its extern __shared__ buffer (the same static array and block
+// barrier, no workspace); -DIO=float: the
 // data's element type where the kernel computes in a wider `real` (float32 data of the block designs).
 // stdin: count gridX blockX m n ldA strideA (then count * strideA elements of A); stdout: info,
 // then the outputs (syev: W then A; gesvd: S, U, VT, each densely packed). Used by
 // test/cuda/jacobi-host-emulation.test.ts.
 #include "cuda-host-warp.h"
-using std::fma; using std::sqrt; using std::fabs; using std::ilogb; using std::ldexp;
+using std::fma; using std::sqrt; using std::fabs; using std::ilogb; using std::ldexp; using std::min;
+// The 16-byte vector types of the staged copies (common/span-stage.ts).
+struct alignas(16) double2 { double x, y; };
+struct alignas(16) float4 { float x, y, z, w; };
 // rsqrt as the hardware's approximation may be: 1 / sqrt off by up to 2 ulps either way (rsqrtf's
 // bound), the offset picked by a hash of the input (deterministic: equal inputs, equal outputs).
 inline double rsqrt(double x) {
@@ -32,7 +37,7 @@ inline float rsqrtf(float x) {
   return r;
 }
 #define __align__(x) __attribute__((aligned(x)))
-#ifdef BLOCK
+#if defined(BLOCK) || defined(STAGED)
 #define __shared__
 #else
 #define __shared__ static
@@ -41,7 +46,7 @@ inline float rsqrtf(float x) {
 #ifndef IO
 #define IO real
 #endif
-#ifdef BLOCK
+#if defined(BLOCK) || defined(STAGED)
 alignas(16) unsigned char smem[256 * 1024];
 #endif
 int main() {

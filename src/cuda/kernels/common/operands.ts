@@ -112,6 +112,10 @@ export function sharedLimit(dev: GpuDevice): number {
   return dev.info.sharedPerBlockOptin - 1024;
 }
 
+/** Whether an operand's matrices lie back to back (strided, ld = rows, stride = rows cols, or one matrix): one contiguous span for a block's copy (common/span-stage.ts). */
+export const densePacked = (o: OperandArgs, count: number): boolean =>
+  o.kind === 'strided' && o.ld === o.rows && (o.stride === o.rows * o.cols || count === 1);
+
 /** The four kernel arguments of one operand, matching `operandParameters` of common/batch-pointer.ts. */
 export function operandArgs(o: Pick<OperandArgs, 'pointer' | 'offset' | 'stride' | 'ld'>): KernelArg[] {
   return [arg.ptr(o.pointer), arg.i64(o.offset), arg.i64(o.stride), arg.i32(o.ld)];

@@ -8,9 +8,17 @@
  * read once, a pair rotates while |a_pq| > sqrt(n) eps sqrt(|a_pp|) sqrt(|a_qq|), the 2 x 2 block
  * set to its exact result, `maxSweeps` sweeps at most (info n + 1), NaN or Inf in A: info n + 2
  * and NaN outputs; eigenvalues ascending (ties by index), eigenvector j in column j.
+ *
+ * Loads and stores (`staged`): the block's matrices of A and vectors of W move between global and
+ * shared memory by one block-wide copy each way (common/span-stage.ts: 16-byte vectors over a densely
+ * packed span, else element by element, coalesced along columns), each thread then reading and
+ * writing only its own slot; two barriers in all. Unstaged, each thread reads and writes its own
+ * matrix in global memory, a few bytes of each 32-byte sector a load.
  */
 import type { KernelSource } from '../../runtime/types.js';
 import { matrixPointer, operandParameters } from '../common/batch-pointer.js';
+import { elementBytes } from '../common/precision.js';
+import { spanLoad, spanSlot, spanStore, type SpanCopy } from '../common/span-stage.js';
 import { jacobiPrelude, syevTag } from './snippets.js';
 import type { SyevThreadParams } from './params.js';
 
@@ -42,35 +50,32 @@ function rotation(n: number, p: number, q: number, vectors: boolean): string {
   return lines.map((l) => `      ${l}`).join('\n');
 }
 
-export function syevThreadSource(p: SyevThreadParams): KernelSource {
-  const { dtype, n, uplo, vectors, kind, maxSweeps } = p;
-  const entry = `syev_thread_${syevTag(p)}_s${maxSweeps}`;
-  const idx = Array.from({ length: n }, (_, i) => i);
-  const upper = idx.flatMap((i) => idx.filter((j) => j >= i).map((j) => [i, j] as const));
-  // Element (i, j), i <= j, of the symmetric matrix from the stored triangle.
-  const load = ([i, j]: readonly [number, number]): string =>
-    `  real a${i}${j} = g[${uplo === 'lower' ? `${j} + ${i} * (long long)ldA` : `${i} + ${j} * (long long)ldA`}];`;
-  const diag = idx.map((i) => `a${i}${i}`);
-  const source = `${jacobiPrelude(dtype)}
-constexpr int N = ${n};
-constexpr int MAX_SWEEPS = ${maxSweeps};
+/** The shared slots of a staged kernel: A's n x n and W's n elements a thread. */
+const slots = (p: Pick<SyevThreadParams, 'dtype' | 'n'>) => ({ a: spanSlot(p.dtype, p.n * p.n), w: spanSlot(p.dtype, p.n) });
 
-/** Where eigenvalue j goes in ascending order (ties by index); NaN-free d only. */
-static __device__ __forceinline__ int rankOf(const real (&d)[N], int j) {
-  int rank = 0;
-  #pragma unroll
-  for (int k = 0; k < N; ++k) rank += (d[k] < d[j] || (d[k] == d[j] && k < j)) ? 1 : 0;
-  return rank;
+/** Dynamic shared bytes of a block (0 unstaged). */
+export function syevThreadSharedBytes(p: Pick<SyevThreadParams, 'dtype' | 'n' | 'staged'>): number {
+  if (!p.staged) return 0;
+  const s = slots(p);
+  return THREAD_BLOCK * (s.a.slot + s.w.slot) * elementBytes(p.dtype);
 }
 
-extern "C" __global__ void __launch_bounds__(${THREAD_BLOCK}) ${entry}(
-    ${operandParameters('A', kind, true)},
-    ${operandParameters('W', kind, true)},
-    int* __restrict__ info, const int* __restrict__ index, int count) {
-  const long long mat = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (mat >= count) return;
-  real* g = ${matrixPointer('A', kind, 'mat')};
-${upper.map(load).join('\n')}
+export function syevThreadSource(p: SyevThreadParams): KernelSource {
+  const { dtype, n, uplo, vectors, kind, maxSweeps, staged } = p;
+  const layout = staged ? `_g${p.denseA ? 'd' : 'e'}${p.denseW ? 'd' : 'e'}` : '';
+  const entry = `syev_thread_${syevTag(p)}_s${maxSweeps}${layout}`;
+  const idx = Array.from({ length: n }, (_, i) => i);
+  const upper = idx.flatMap((i) => idx.filter((j) => j >= i).map((j) => [i, j] as const));
+  const s = slots(p);
+  // Element (i, j) of A's storage and element k of W: this thread's slot (staged) or global memory.
+  const aAt = (i: number, j: number): string => (staged ? `sa[${i + j * n}]` : `g[${i} + ${j} * (long long)ldA]`);
+  const copyA: SpanCopy = { operand: 'A', layout: { kind, dense: p.denseA }, dtype, rows: n, cols: n, shared: 'sA', slot: s.a };
+  const copyW: SpanCopy = { operand: 'W', layout: { kind, dense: p.denseW }, dtype, rows: n, cols: 1, shared: 'sW', slot: s.w };
+  // Element (i, j), i <= j, of the symmetric matrix from the stored triangle.
+  const load = ([i, j]: readonly [number, number]): string => `  real a${i}${j} = ${uplo === 'lower' ? aAt(j, i) : aAt(i, j)};`;
+  const diag = idx.map((i) => `a${i}${i}`);
+  // The sweeps and the outputs of one matrix (`mat` its index in the group), from the registers a_ij.
+  const body = `${upper.map(load).join('\n')}
   const bool failed = !(${upper.map(([i, j]) => `absReal(a${i}${j}) <= MAXR`).join(' && ')});
 ${vectors ? idx.map((i) => `  real ${idx.map((j) => `v${i}${j} = real(${i === j ? 1 : 0})`).join(', ')};`).join('\n') : ''}
   const real tol = sqrtReal(real(N)) * EPS;
@@ -83,7 +88,6 @@ ${pairs(n).map(([pp, qq]) => rotation(n, pp, qq, vectors)).join('\n')}
   info[index ? index[mat] : mat] = failed ? N + 2 : (done ? 0 : N + 1);
   // Ascending order by rank (ties by index); a failed matrix (NaN everywhere) in place.
   const real d[N] = { ${diag.join(', ')} };
-  real* w = ${matrixPointer('W', kind, 'mat')};
   #pragma unroll
   for (int j = 0; j < N; ++j) {
     const int rank = failed ? j : rankOf(d, j);
@@ -94,8 +98,52 @@ ${vectors ? `  const real vv[N][N] = { ${idx.map((i) => `{ ${idx.map((j) => `v${
   for (int j = 0; j < N; ++j) {
     const int rank = failed ? j : rankOf(d, j);
     #pragma unroll
-    for (int i = 0; i < N; ++i) g[i + (long long)rank * ldA] = failed ? nanReal() : vv[i][j];
-  }` : ''}
+    for (int i = 0; i < N; ++i) ${staged ? 'sa[i + rank * N]' : 'g[i + (long long)rank * ldA]'} = failed ? nanReal() : vv[i][j];
+  }` : ''}`;
+  const kernelBody = staged
+    ? `  extern __shared__ __align__(16) unsigned char smem[];
+  real* sA = reinterpret_cast<real*>(smem);
+  real* sW = sA + THREADS * SA;
+  const int t = threadIdx.x;
+  const int first = blockIdx.x * THREADS;       // the block's first matrix
+  const int nmat = min(TBC, count - first);     // matrices in this block (the last one may be short)
+  ${spanLoad(copyA)}
+  __syncthreads();
+  if (t < nmat) {
+    const int mat = first + t;
+    real* sa = sA + t * SA;                     // this thread's slots
+    real* w = sW + t * SW;
+${body.split('\n').map((l) => (l === '' ? l : `  ${l}`)).join('\n')}
+  }
+  __syncthreads();
+  ${spanStore(copyW)}
+${vectors ? `  ${spanStore(copyA)}` : ''}`
+    : `  const long long mat = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (mat >= count) return;
+  real* g = ${matrixPointer('A', kind, 'mat')};
+  real* w = ${matrixPointer('W', kind, 'mat')};
+${body}`;
+  const source = `${jacobiPrelude(dtype)}
+constexpr int N = ${n};
+constexpr int MAX_SWEEPS = ${maxSweeps};
+${staged ? `constexpr int THREADS = ${THREAD_BLOCK};   // threads (matrices) per block
+constexpr int TBC = THREADS;                 // matrices per block, as common/span-stage.ts names them
+constexpr int SA = ${s.a.slot};                      // shared elements of a thread's A slot
+constexpr int SW = ${s.w.slot};                      // and of its W slot
+` : ''}
+/** Where eigenvalue j goes in ascending order (ties by index); NaN-free d only. */
+static __device__ __forceinline__ int rankOf(const real (&d)[N], int j) {
+  int rank = 0;
+  #pragma unroll
+  for (int k = 0; k < N; ++k) rank += (d[k] < d[j] || (d[k] == d[j] && k < j)) ? 1 : 0;
+  return rank;
+}
+
+extern "C" __global__ void __launch_bounds__(${THREAD_BLOCK}) ${entry}(
+    ${operandParameters('A', kind, true)},
+    ${operandParameters('W', kind, true)},
+    int* __restrict__ info, const int* __restrict__ index, int count) {
+${kernelBody}
 }
 `;
   return { name: `${entry}.cu`, source, entry };

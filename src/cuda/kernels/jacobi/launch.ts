@@ -11,12 +11,12 @@ import { arg, type DeviceArray, type GpuDevice, type Kernel, type KernelArg } fr
 import { launchPerMatrix } from '../common/block-launch.js';
 import { zeroInfo } from '../common/info-zero.js';
 import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
-import { deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimit } from '../common/operands.js';
+import { densePacked, deviceDtype, groupOperands, indexArgs, operandArgs, release, sharedLimit } from '../common/operands.js';
 import { BLOCK_COMPUTE, gesvdBlockLayout, gesvdBlockSource, syevBlockLayout, syevBlockSource } from './generate-block.js';
 import { gesvdWarpSource, syevWarpSource } from './generate-warp.js';
 import { GESVD_ROWS_WARPS, gesvdRowsShape, gesvdRowsSource } from './generate-gesvd-rows.js';
 import type { JacobiForce } from './params.js';
-import { THREAD_BLOCK, syevThreadSource } from './generate-thread.js';
+import { THREAD_BLOCK, syevThreadSharedBytes, syevThreadSource } from './generate-thread.js';
 import { ROWS_WARPS, rowsShape, syevRowsSource } from './generate-rows.js';
 import { BLOCK_MAX, selectGesvd, selectSyev } from './plan.js';
 
@@ -58,8 +58,9 @@ export function syevCuda(dev: GpuDevice, r: SyevRequest<DeviceArray, DeviceArray
       const [a, w] = g.operands as [typeof g.operands[0], typeof g.operands[0]];
       if (a.rows === 0) { zeroInfo(dev, r.info, g.index, g.count); continue; }
       // A repeated problem gets the same plan object back, so its kernel is found by identity (no serialising per call).
-      const choice = plannedOnce(dev, `syev/${dtype}/${a.rows}/${r.uplo}/${r.jobz}/${a.kind}/${forceKey(opts)}`,
-        () => selectSyev({ dtype, n: a.rows, uplo: r.uplo, vectors: r.jobz === 'vectors', kind: a.kind, sharedLimit: sharedLimit(dev) },
+      const denseA = densePacked(a, g.count), denseW = densePacked(w, g.count);
+      const choice = plannedOnce(dev, `syev/${dtype}/${a.rows}/${r.uplo}/${r.jobz}/${a.kind}/${denseA ? 'd' : 'e'}${denseW ? 'd' : 'e'}/${forceKey(opts)}`,
+        () => selectSyev({ dtype, n: a.rows, uplo: r.uplo, vectors: r.jobz === 'vectors', kind: a.kind, sharedLimit: sharedLimit(dev), denseA, denseW },
           { ...opts, rowsOccupancy: rowsOccupancyFor(dev.info.name) }));
       const args = [...operandArgs(a), ...operandArgs(w), arg.ptr(r.info), ...indexArgs(g.index, g.count)];
       if (choice.design === 'block') {
@@ -75,7 +76,7 @@ export function syevCuda(dev: GpuDevice, r: SyevRequest<DeviceArray, DeviceArray
       } else if (choice.design === 'thread') {
         const p = choice.params;
         const k = kernelFor(dev, 'syev-thread', p, () => syevThreadSource(p));
-        k.launch({ grid: [Math.ceil(g.count / THREAD_BLOCK), 1, 1], block: [THREAD_BLOCK, 1, 1] }, args);
+        k.launch({ grid: [Math.ceil(g.count / THREAD_BLOCK), 1, 1], block: [THREAD_BLOCK, 1, 1], sharedBytes: syevThreadSharedBytes(p) }, args);
       } else {
         const p = choice.params;
         const k = kernelFor(dev, 'syev-warp', p, () => syevWarpSource(p));

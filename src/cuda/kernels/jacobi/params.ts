@@ -34,8 +34,18 @@ export interface SyevWarpParams extends WarpShape, SyevKernel {}
 /** max(m, n) <= 32: one-sided parallel-order Jacobi in shared memory (generate-warp.ts). */
 export interface GesvdWarpParams extends WarpShape, GesvdKernel {}
 
-/** syev for n <= THREAD_MAX: one thread per matrix, registers only (generate-thread.ts). */
-export type SyevThreadParams = SyevKernel;
+/**
+ * syev for n <= THREAD_MAX: one thread per matrix, its matrix in registers (generate-thread.ts).
+ * `staged`: A and W move between global and shared memory by block-wide copies
+ * (common/span-stage.ts), each thread then reading and writing only its own slot; `denseA` /
+ * `denseW`: that operand densely packed (the block's matrices one contiguous span, moved by 16-byte
+ * vectors where aligned; otherwise element by element, coalesced along columns).
+ */
+export interface SyevThreadParams extends SyevKernel {
+  readonly staged: boolean;
+  readonly denseA: boolean;
+  readonly denseW: boolean;
+}
 
 /**
  * How the rows design finds a pair's (c, s): 'tangent', t from cot(2 theta) (a division, a square
@@ -84,4 +94,6 @@ export interface JacobiForce {
   readonly angle?: RowsAngle;
   /** Rows design: the blocks an SM asked of ptxas instead of the card's table's (0: no request). */
   readonly minBlocks?: number;
+  /** Per-thread design: stage A and W through shared memory (true) or not (false) instead of the plan's choice. */
+  readonly stage?: boolean;
 }

@@ -17,6 +17,7 @@ import type { GesvdShape } from '../common/gesvd-shape.js';
 import { WARP_STATIC_SHARED, warpLanes, warpMatricesPerBlock } from '../common/warp-shape.js';
 import { gesvdBlockLayout, syevBlockLayout } from './generate-block.js';
 import { gesvdWarpSharedBytes, syevWarpSharedBytes } from './generate-warp.js';
+import { syevThreadSharedBytes } from './generate-thread.js';
 import type {
   BlockShape, GesvdBlockParams, GesvdRowsParams, GesvdWarpParams, JacobiForce, SyevBlockParams, SyevRowsParams, SyevThreadParams, SyevWarpParams, WarpShape,
 } from './params.js';
@@ -34,7 +35,12 @@ function shape(threads: number, bytes: (perBlock: number) => number, force: Jaco
  * `sharedLimit`); the block designs keep A and V in shared memory within it. Absent: the static
  * 48 KiB.
  */
-export interface SyevProblem { readonly dtype: DType; readonly n: number; readonly uplo: Uplo; readonly vectors: boolean; readonly kind: OperandKind; readonly sharedLimit?: number }
+export interface SyevProblem {
+  readonly dtype: DType; readonly n: number; readonly uplo: Uplo; readonly vectors: boolean; readonly kind: OperandKind; readonly sharedLimit?: number;
+  /** A and W densely packed (common/operands.ts densePacked): the per-thread design stages them (absent: not). */
+  readonly denseA?: boolean;
+  readonly denseW?: boolean;
+}
 export interface GesvdProblem extends GesvdShape { readonly sharedLimit?: number }
 
 /** The problem's fields a warp plan copies (not the device's sharedLimit: the warp designs use static shared memory). */
@@ -104,6 +110,27 @@ export const THREAD_LIMIT = 8;
  */
 export const THREAD_MAX = THREAD_LIMIT;
 
+/** The static shared memory a per-thread block may stage through (its A and W slots). */
+const THREAD_STAGE_BYTES = 48 * 1024;
+
+/**
+ * The per-thread design's parameters: staged through shared memory where eigenvectors are written, A
+ * is densely packed and the block's slots fit THREAD_STAGE_BYTES (or as forced: `stage` true where
+ * they do not fit is an error), else each thread in global memory. Measured on an H200 (2026-12-02,
+ * `node scripts/probe/syev-small.mjs`, 1,000,000 matrices, unstaged / staged ms): with vectors
+ * float64 n = 2 1.05x, 4 1.16x, 5 1.01x, 3 and 6 0.96-0.99x; float32 2 1.08x, 5 1.13x, 6 1.41x, 7
+ * 1.20x, 8 1.16x, 3 0.94x, 4 1.00x; values only 0.54-0.99x (float64 n = 2 0.015 against 0.028 ms:
+ * the unstaged loads of a few bytes a sector cost less than the staged copy's barrier and slots).
+ */
+export function planSyevThread(pr: SyevProblem, stage?: boolean): SyevThreadParams {
+  const base = { ...syevFields(pr), maxSweeps: jacobiSweeps(pr.n) };
+  const bytes = syevThreadSharedBytes({ dtype: pr.dtype, n: pr.n, staged: true });
+  const fits = bytes <= THREAD_STAGE_BYTES;
+  if (stage === true && !fits) throw new MyriadError('UNSUPPORTED', `the per-thread syev's staged slots of n = ${pr.n} (${pr.dtype}) take ${bytes} bytes a block, more than ${THREAD_STAGE_BYTES}`, 'force.stage');
+  const staged = (stage ?? (pr.vectors && pr.denseA === true)) && fits;
+  return { ...base, staged, denseA: staged && pr.denseA === true, denseW: staged && pr.denseW === true };
+}
+
 /**
  * syev's design: one thread per matrix for n <= THREAD_MAX, the rows design (a lane per row, A and
  * V in registers: generate-rows.ts) to WARP_MAX, one block per matrix above (or as forced; the
@@ -123,7 +150,7 @@ export function selectSyev(pr: SyevProblem, options: { readonly force?: JacobiFo
   const design = options.force?.design ?? (pr.n <= THREAD_MAX ? 'thread' : pr.n <= WARP_MAX ? 'rows' : 'block');
   if (design === 'thread') {
     if (pr.n > THREAD_LIMIT) throw new MyriadError('UNSUPPORTED', `the per-thread Jacobi takes n <= ${THREAD_LIMIT}, got ${pr.n}`, 'a');
-    return { design, params: { ...syevFields(pr), maxSweeps: jacobiSweeps(pr.n) } };
+    return { design, params: planSyevThread(pr, options.force?.stage) };
   }
   if (design === 'rows') {
     if (pr.n > WARP_MAX) throw new MyriadError('UNSUPPORTED', `the rows design takes n <= ${WARP_MAX}, got ${pr.n}`, 'a');

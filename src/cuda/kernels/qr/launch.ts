@@ -18,7 +18,7 @@ import { arg, type DeviceArray, type GpuDevice, type KernelSource, type LaunchCo
 import { zeroInfo } from '../common/info-zero.js';
 import { kernelFor, plannedOnce } from '../common/kernel-cache.js';
 import { runHouseholder } from '../common/householder-launch.js';
-import { operandArgs, sharedLimit, type LaunchGroup, type OperandArgs } from '../common/operands.js';
+import { densePacked, operandArgs, sharedLimit, type LaunchGroup, type OperandArgs } from '../common/operands.js';
 import { geqrfThreadSource, orgqrThreadSource } from './generate-thread.js';
 import { geqrfThreadFastSource } from './generate-thread-fast.js';
 import type { QrDesign, QrForce, QrShape, QrThreadDesign } from './params.js';
@@ -58,10 +58,6 @@ function design(dev: GpuDevice, shape: QrShape, opts: QrOptions): QrDesign {
     ? plannedOnce(dev, `qr-design/${shape.op}/${shape.dtype}/${shape.m}x${shape.n}k${shape.k}/${shape.kind}`, planNow)
     : planNow();
 }
-
-/** Whether an operand's matrices lie back to back (ld = rows, stride = rows cols, or one matrix). */
-const densePacked = (o: OperandArgs, count: number): boolean =>
-  o.kind === 'strided' && o.ld === o.rows && (o.stride === o.rows * o.cols || count === 1);
 
 /**
  * The last per-thread launch of a strided geqrf request whole, by device and A batch: a call that

@@ -22,12 +22,22 @@ import type { QlThreadTuning } from './ql-thread-types.js';
  *   0.189, 6 0.434 / 0.201 / 0.396, 7 0.634 / 0.272 / 0.539, 8 1.523 / 0.586 / 1.184: float32 arithmetic
  *   at 3-8 (1.46-2.02x Jacobi), Jacobi at 2 (1.06).
  * The float64 rows of that run agree with the ones above except vectors at 6 (QL 0.811 against 1.503,
- * Jacobi 1.436 both times) and 3 (0.154 / 0.183): float64 keeps the earlier bands until a run repeats it.
+ * Jacobi 1.436 both times) and 3 (0.154 / 0.183).
+ *
+ * With vectors again, 2026-12-02, the per-thread Jacobi staged through shared memory where it writes
+ * vectors (jacobi/plan.ts planSyevThread), two runs of the probe that agree within 2% (ms, QL / QL in
+ * float32 / Jacobi staged): float64 2 0.112 / - / 0.036, 3 0.070 / - / 0.111, 4 0.331 / - / 0.268, 5
+ * 0.510 / - / 0.644, 6 0.797 / - / 1.458, 7 1.264 / - / 2.890 (unstaged), 8 1.836 / - / 4.616
+ * (unstaged); float32 2 0.023 / 0.023 / 0.026 (unstaged 0.024), 3 0.067 / 0.042 / 0.056, 4 0.166 /
+ * 0.118 / 0.125, 5 0.356 / 0.340 / 0.248, 6 0.743 / 0.612 / 0.486, 7 1.241 / 0.876 / 1.005, 8 1.768 /
+ * 1.234 / 1.761. So float64 with vectors goes to QL at 3 and 6 as well (the second time QL led there
+ * by 1.5-1.8x), float32 with vectors at 3, 7 and 8 (float32 arithmetic), and stays on the staged
+ * Jacobi at 4-6 (at 4 QL in float32 led by 6%: a tie).
  */
 export const defaultQlThreadTuning: QlThreadTuning = {
   syev: {
-    float64: { vectors: [5, 7, 8], values: [3, 4, 5, 6, 7, 8] },
-    float32: { vectors: [5, 6, 7, 8], values: [3, 4, 5, 6, 7, 8] },
+    float64: { vectors: [3, 5, 6, 7, 8], values: [3, 4, 5, 6, 7, 8] },
+    float32: { vectors: [3, 7, 8], values: [3, 4, 5, 6, 7, 8] },
   },
-  float32Arithmetic: { vectors: [5, 6, 7, 8], values: [3, 4, 5, 6, 7, 8] },
+  float32Arithmetic: { vectors: [3, 7, 8], values: [3, 4, 5, 6, 7, 8] },
 };
