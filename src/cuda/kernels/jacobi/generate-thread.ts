@@ -67,7 +67,7 @@ export function syevThreadSource(p: SyevThreadParams): KernelSource {
   const idx = Array.from({ length: n }, (_, i) => i);
   const upper = idx.flatMap((i) => idx.filter((j) => j >= i).map((j) => [i, j] as const));
   const s = slots(p);
-  // Element (i, j) of A's storage and element k of W: this thread's slot (staged) or global memory.
+  // Element (i, j) of A's storage: this thread's slot (staged) or global memory.
   const aAt = (i: number, j: number): string => (staged ? `sa[${i + j * n}]` : `g[${i} + ${j} * (long long)ldA]`);
   const copyA: SpanCopy = { operand: 'A', layout: { kind, dense: p.denseA }, dtype, rows: n, cols: n, shared: 'sA', slot: s.a };
   const copyW: SpanCopy = { operand: 'W', layout: { kind, dense: p.denseW }, dtype, rows: n, cols: 1, shared: 'sW', slot: s.w };
