@@ -1,6 +1,7 @@
 // syev n = 2 ... 8: the per-thread QL design (kernels/ql-thread) in float64 arithmetic and, for
 // float32 data, in float32 arithmetic (each forced) against the per-thread Jacobi
-// (kernels/jacobi/generate-thread.ts, the data's arithmetic), by dtype, n and job (uplo 'lower'; A
+// (kernels/jacobi/generate-thread.ts, the data's arithmetic), each unstaged and staged through shared
+// memory ('staged', where a block's slots fit 48 KiB), by dtype, n and job (JOBS=vectors,values; uplo 'lower'; A
 // reset from a pristine copy before each timed call, outside the timing). Per design: ms (median of
 // 7 after 2 warm-ups), GB/s of the bytes syev must move (A read, V and w written; values only: A
 // read, w written) and that as a % of PEAK_GBS (default 4800, an H200's HBM3e); the work per matrix
@@ -43,19 +44,25 @@ const COLUMNS = [
 console.log(`| ${COLUMNS.map(([h]) => h).join(' | ')} |`);
 console.log(`| ${COLUMNS.map(([h]) => (['dtype', 'job', 'design'].includes(h) ? '---' : '---:')).join(' | ')} |`);
 const summary = [];
-for (const jobz of ['vectors', 'values']) for (const dtype of ['float64', 'float32']) for (const n of [2, 3, 4, 5, 6, 7, 8]) {
+for (const jobz of (process.env.JOBS ?? 'vectors,values').split(',')) for (const dtype of ['float64', 'float32']) for (const n of [2, 3, 4, 5, 6, 7, 8]) {
   const vectors = jobz === 'vectors';
   const host = randomSymmetric(dtype, n, count, rng);
   const a0 = ctx.upload(host), a = ctx.alloc(dtype, n * n * count), w = ctx.alloc(dtype, n * count), info = ctx.alloc('int32', count);
   const request = { jobz, uplo: 'lower', a: strided(a, { rows: n, cols: n, count }), w: strided(w, { rows: n, cols: 1, count }), info };
   // The work per matrix: the QL design's iterations at its arithmetic's eps, Jacobi's at the data's.
   const wide = meanWork(host, n, sample, EPS.float64), own = meanWork(host, n, sample, EPS[dtype]);
+  // Each per-thread design unstaged and staged through shared memory (where the block's slots fit).
+  const fits = syevThreadSharedBytes({ dtype, n, staged: true }) <= 48 * 1024;
+  const ql = (arithmetic, counts) => [false, ...(fits ? [true] : [])].map((stage) => ({
+    design: `ql${arithmetic === dtype && dtype === 'float32' ? ' f32' : ''}${stage ? ' staged' : ''}`, arithmetic, counts,
+    run: () => syevQlThreadCuda(dev, request, { force: { arithmetic, stage } }),
+  }));
   const designs = [
-    { design: 'ql', arithmetic: 'float64', counts: qlCounts(n, vectors, wide.ql, false), run: () => syevQlThreadCuda(dev, request, { force: { arithmetic: 'float64' } }) },
-    ...(dtype === 'float32' ? [{ design: 'ql f32', arithmetic: 'float32', counts: qlCounts(n, vectors, own.ql, true), run: () => syevQlThreadCuda(dev, request, { force: { arithmetic: 'float32' } }) }] : []),
+    ...ql('float64', qlCounts(n, vectors, wide.ql, false)),
+    ...(dtype === 'float32' ? ql('float32', qlCounts(n, vectors, own.ql, true)) : []),
     { design: 'jacobi', arithmetic: dtype, counts: jacobiCounts(n, vectors, own.jacobi), run: () => syevCuda(dev, request, { force: { design: 'thread', stage: false } }) },
     // Staged through shared memory (coalesced block copies of A and W) where the block's slots fit.
-    ...(syevThreadSharedBytes({ dtype, n, staged: true }) <= 48 * 1024
+    ...(fits
       ? [{ design: 'jacobi staged', arithmetic: dtype, counts: jacobiCounts(n, vectors, own.jacobi), run: () => syevCuda(dev, request, { force: { design: 'thread', stage: true } }) }] : []),
   ];
   const bytes = count * ((vectors ? 2 * n * n : n * n) + n) * (dtype === 'float64' ? 8 : 4);

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { strided, variable } from '../../src/core/batch.js';
 import {
   BLOCK_MAX, THREAD_LIMIT, THREAD_MAX, gesvdBlockLayout, gesvdBlockSource, gesvdGroup, gesvdWarpSharedBytes, gesvdWarpSource, jacobiCovers,
-  planGesvd, planGesvdBlock, planSyev, planSyevBlock, rowsShape, selectGesvd, selectSyev, syevBlockLayout, syevBlockSource, syevRowsSource, syevThreadSource,
+  planGesvd, planGesvdBlock, planSyev, planSyevBlock, planSyevThread, rowsShape, selectGesvd, selectSyev, syevBlockLayout, syevBlockSource, syevRowsSource, syevThreadSource,
   syevWarpSharedBytes, syevWarpSource, type GesvdBlockParams, type GesvdWarpParams, type SyevBlockParams, type SyevProblem, type SyevRowsParams, type SyevThreadParams,
   type SyevWarpParams,
 } from '../../src/cuda/kernels/jacobi/index.js';
@@ -163,6 +163,13 @@ test('syev: one thread per matrix up to THREAD_MAX, the rows design above (or wh
   for (let n = 1; n <= 12; n++) assert.equal(selectSyev({ ...pr, n }).design, n <= THREAD_MAX ? 'thread' : 'rows', `n = ${n}`);
   assert.equal(selectSyev({ ...pr, n: 3 }, { force: { design: 'warp' } }).design, 'warp');
   assert.throws(() => selectSyev({ ...pr, n: THREAD_LIMIT + 1 }, { force: { design: 'thread' } }), /n <= 8/);
+  // Staged where vectors are written, A is densely packed and the block's slots fit 48 KiB (float64 7's do not); forced staging where they do not fit is an error.
+  const dense = { ...pr, denseA: true, denseW: true };
+  assert.deepEqual([2, 6, 7].map((n) => planSyevThread({ ...dense, n }).staged), [true, true, false]);
+  assert.equal(planSyevThread({ ...dense, n: 4, vectors: false }).staged, false);
+  assert.equal(planSyevThread({ ...dense, n: 4, denseA: false }).staged, false);
+  assert.deepEqual(planSyevThread({ ...pr, n: 4, vectors: false }, true), { ...pr, n: 4, vectors: false, maxSweeps: planSyevThread({ ...pr, n: 4 }).maxSweeps, staged: true, denseA: false, denseW: false });
+  assert.throws(() => planSyevThread({ ...dense, n: 8 }, true), /^MyriadError: force.stage: /);
   const base: SyevThreadParams = { ...pr, n: 4, maxSweeps: 30, staged: false, denseA: false, denseW: false };
   assert.equal(syevThreadSource(base).source, syevThreadSource({ ...base }).source);
   const variants = [base, { ...base, n: 3 }, { ...base, dtype: 'float32' as const }, { ...base, uplo: 'upper' as const },

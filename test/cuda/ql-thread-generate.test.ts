@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { list, strided, type Batch } from '../../src/core/batch.js';
 import type { DType } from '../../src/core/dtype.js';
 import {
-  QL_THREAD_BLOCK, QL_THREAD_LIMIT, QL_THREAD_MAXIT, planQlThread, qlThreadServes, qlThreadSource, syevQlThreadCuda, type QlThreadParams,
+  QL_THREAD_BLOCK, QL_THREAD_LIMIT, QL_THREAD_MAXIT, planQlThread, qlThreadServes, qlThreadSharedBytes, qlThreadSource, syevQlThreadCuda, type QlThreadParams,
 } from '../../src/cuda/kernels/ql-thread/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import type { DeviceArray } from '../../src/cuda/runtime/types.js';
@@ -23,7 +23,8 @@ const plan = (n: number, dtype: DType = 'float64', vectors = true, arithmetic?: 
 test('the generator is pure and every parameter changes the source and the entry', () => {
   const p = plan(6);
   assert.equal(qlThreadSource(p).source, qlThreadSource({ ...p }).source);
-  const variants: QlThreadParams[] = [p, { ...p, dtype: 'float32' }, { ...p, dtype: 'float32', arithmetic: 'float32' }, { ...p, n: 5 }, { ...p, uplo: 'upper' }, { ...p, vectors: false }, { ...p, kind: 'pointer' }, { ...p, maxit: 5 }];
+  const variants: QlThreadParams[] = [p, { ...p, dtype: 'float32' }, { ...p, dtype: 'float32', arithmetic: 'float32' }, { ...p, n: 5 }, { ...p, uplo: 'upper' }, { ...p, vectors: false }, { ...p, kind: 'pointer' }, { ...p, maxit: 5 },
+    { ...p, staged: true }, { ...p, staged: true, denseA: true }, { ...p, staged: true, denseW: true }];
   const srcs = variants.map(qlThreadSource);
   assert.equal(new Set(srcs.map((s) => s.source)).size, variants.length);
   assert.equal(new Set(srcs.map((s) => s.entry)).size, variants.length);
@@ -78,7 +79,14 @@ test('the source: the uplo triangle read, A written only with vectors, float32 d
 });
 
 test('the plan: sizes 1 ... QL_THREAD_LIMIT, the table\'s band', () => {
-  assert.deepEqual(plan(8), { dtype: 'float64', n: 8, uplo: 'lower', vectors: true, kind: 'strided', maxit: QL_THREAD_MAXIT, arithmetic: 'float64' });
+  assert.deepEqual(plan(8), { dtype: 'float64', n: 8, uplo: 'lower', vectors: true, kind: 'strided', maxit: QL_THREAD_MAXIT, arithmetic: 'float64', staged: false, denseA: false, denseW: false });
+  // Staged where vectors are written, A is densely packed and the block's slots fit 48 KiB (float64 8's do not); forced staging where they do not fit is an error.
+  const problem = { dtype: 'float64', uplo: 'lower', kind: 'strided', denseA: true, denseW: true } as const;
+  assert.deepEqual([6, 8].map((n) => planQlThread({ ...problem, n, vectors: true }, TABLE).staged), [true, false]);
+  assert.equal(planQlThread({ ...problem, n: 6, vectors: false }, TABLE).staged, false);
+  assert.equal(planQlThread({ ...problem, n: 6, vectors: true, denseA: false }, TABLE).staged, false);
+  assert.equal(planQlThread({ ...problem, n: 6, vectors: false, denseA: false }, TABLE, { force: { stage: true } }).staged, true);
+  assert.throws(() => planQlThread({ ...problem, n: 8, vectors: true }, TABLE, { force: { stage: true } }), /^MyriadError: force.stage: /);
   assert.throws(() => plan(9), /1 <= n <= 8/);
   assert.throws(() => plan(0), /1 <= n <= 8/);
   const t = tuningFor('sm_90', 'qlThread');
@@ -109,9 +117,11 @@ test('the launcher: a thread per matrix, QL_THREAD_BLOCK a block, strided and li
   const a = dev.alloc('float32', n * n * count), w = dev.alloc('float32', n * count), info = dev.alloc('int32', count);
   syevQlThreadCuda(dev, { jobz: 'vectors', uplo: 'upper', a: strided(a, { rows: n, count }), w: strided(w, { rows: n, cols: 1, count }), info });
   assert.equal(launches.length, 1);
-  // float32 data at 7 with vectors: the table's float32 arithmetic.
-  assert.equal(launches[0]!.entry, 'syev_qlthread_s_st_n7_uv_i30_f32');
+  // float32 data at 7 with vectors: the table's float32 arithmetic, staged (A and W densely packed) with its slots' shared memory.
+  assert.equal(launches[0]!.entry, 'syev_qlthread_s_st_n7_uv_i30_f32_gdd');
   assert.deepEqual([launches[0]!.config.grid, launches[0]!.config.block], [[Math.ceil(count / QL_THREAD_BLOCK), 1, 1], [QL_THREAD_BLOCK, 1, 1]]);
+  assert.equal(launches[0]!.config.sharedBytes, qlThreadSharedBytes({ dtype: 'float32', n, staged: true }));
+  assert.ok(launches[0]!.config.sharedBytes! > 0);
   launches.length = 0;
   const parts = [0, 1, 2].map(() => dev.alloc('float64', 9));
   const w2 = dev.alloc('float64', 9), info2 = dev.alloc('int32', 3);
@@ -123,8 +133,11 @@ test('the launcher: a thread per matrix, QL_THREAD_BLOCK a block, strided and li
 test('per-thread QL syev kernels compile for sm_90 without local memory (no stack frame, no spills)', { skip: NVCC_SKIP, timeout: 300_000 }, async () => {
   const all = Array.from({ length: QL_THREAD_LIMIT - 1 }, (_, i) => i + 2).flatMap((n) => (['float64', 'float32'] as const).flatMap((dtype) => [true, false].map((vectors) => plan(n, dtype, vectors))));
   const single = Array.from({ length: QL_THREAD_LIMIT - 1 }, (_, i) => i + 2).flatMap((n) => [true, false].map((vectors) => plan(n, 'float32', vectors, 'float32')));
-  // By default the largest of each arithmetic (n = 8 with vectors: the most registers) and a values-only kernel on list batches.
-  const params = FULL_COMPILE ? [...all, ...single] : [plan(8), plan(8, 'float32', true, 'float32'), { ...plan(4, 'float32', false), kind: 'pointer' as const, uplo: 'upper' as const }];
+  // By default the largest of each arithmetic (n = 8 with vectors: the most registers), a values-only kernel on list batches,
+  // and staged kernels (dense spans and the element-by-element copies of list batches, float32 data in either arithmetic).
+  const staged = [{ ...plan(6), staged: true, denseA: true, denseW: true }, { ...plan(8, 'float32', true, 'float32'), staged: true, denseA: true, denseW: true },
+    { ...plan(5, 'float32', true, 'float64'), kind: 'pointer' as const, staged: true }];
+  const params = FULL_COMPILE ? [...all, ...single, ...staged] : [plan(8), plan(8, 'float32', true, 'float32'), { ...plan(4, 'float32', false), kind: 'pointer' as const, uplo: 'upper' as const }, ...staged];
   const results = await compileForSm90(params.map(qlThreadSource));
   const failures = compileFailures(results, (r) =>
     !Number.isFinite(r.spillStores) || !Number.isFinite(r.stackFrame) ? 'no ptxas report'

@@ -16,7 +16,8 @@ import { strided } from '../../src/core/batch.js';
 import { allocate, type DType, type FloatArray } from '../../src/core/dtype.js';
 import type { Uplo } from '../../src/core/enums.js';
 import type { SyevRequest } from '../../src/core/ops.js';
-import { QL_THREAD_COMPUTE, QL_THREAD_LIMIT, planQlThread, qlThreadServes, syevQlThreadCuda } from '../../src/cuda/kernels/ql-thread/index.js';
+import { syevCuda } from '../../src/cuda/kernels/jacobi/index.js';
+import { QL_THREAD_COMPUTE, QL_THREAD_LIMIT, planQlThread, qlThreadServes, qlThreadSharedBytes, syevQlThreadCuda } from '../../src/cuda/kernels/ql-thread/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import { runRouted } from '../../src/cuda/router.js';
 import type { DeviceArray, GpuDevice } from '../../src/cuda/runtime/index.js';
@@ -28,6 +29,8 @@ import { EPS, LIMIT, checkSyevOnGpu, randomSymmetricBatch, rounded } from '../he
 const skip = gpuSkipReason();
 /** Eigenvalues against the reference, in n eps ||A||: the design's bound and the reference's. */
 const QL_VALUE_LIMIT = 2;
+/** The shared memory both per-thread designs stage through at most (their plans' bound). */
+const STAGE_BYTES = 48 * 1024;
 const KINDS = ['random', 'clustered', 'repeated', 'diagonal', 'zero', 'graded', 'rank-deficient'] as const;
 type Run = (dev: GpuDevice, r: SyevRequest<DeviceArray, DeviceArray>) => void;
 const routed = (force?: string): Run => (dev, r) => {
@@ -58,6 +61,13 @@ test('syev n = 1 ... 8: the per-thread QL design (direct: float32 data in either
           ] : []),
           [`routed (${ql ? 'ql-thread' : 'jacobi'} by the table)`, routed(), ql ? qlLimit : LIMIT],
           ['jacobi (forced)', routed('jacobi'), LIMIT],
+          // Both per-thread designs staged through shared memory (forced: these batches' ragged ld and
+          // gaps take the element-by-element copies; the large batch below the dense spans), where the
+          // block's slots fit.
+          ...(qlThreadSharedBytes({ dtype, n, staged: true }) <= STAGE_BYTES ? [
+            [`ql-thread staged (forced, ${single ? 'float32' : 'float64'} arithmetic)`, (d, r) => syevQlThreadCuda(d, r, { force: { stage: true } }), qlLimit] as [string, Run, number],
+            ['jacobi staged (forced)', (d, r) => syevCuda(d, r, { force: { design: 'thread', stage: true } }), LIMIT] as [string, Run, number],
+          ] : []),
         ];
         const uplo: Uplo = (n + (vectors ? 0 : 1)) % 2 === 0 ? 'lower' : 'upper';
         for (const [label, run, valueLimit] of designs)

@@ -52,6 +52,8 @@ export interface SpanCopy {
   /** The shared array's name (16-byte aligned) and the slot layout. */
   readonly shared: string;
   readonly slot: SpanSlot;
+  /** The C type of the operand's elements where it is not the kernel's `real` (data narrower than the arithmetic). */
+  readonly element?: string;
 }
 
 type Direction = 'load' | 'store';
@@ -102,7 +104,7 @@ function spanCopy(c: SpanCopy, dir: Direction): string {
   return `{
     ${header}
     constexpr int VEC = ${c.slot.vec};            // elements per 16-byte vector
-    ${dir === 'load' ? 'const real' : 'real'}* span${X} = ${spanPointer(X, 'first')};
+    ${dir === 'load' ? 'const ' : ''}${c.element ?? 'real'}* span${X} = ${spanPointer(X, 'first')};
     if (SPAN % VEC == 0 && nmat == TBC && reinterpret_cast<unsigned long long>(span${X}) % 16 == 0) {
     ${vectorLoop(c, dir)}
     } else {

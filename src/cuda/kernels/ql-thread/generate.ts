@@ -46,8 +46,9 @@ import type { DType } from '../../../core/dtype.js';
 import { byPrecision, cudaLiteral, cudaMath, dtypeInfo } from '../../../core/dtype-table.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
-import { cType, mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
+import { cType, elementBytes, mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
 import { TANGENT } from '../common/rotation.js';
+import { spanLoad, spanSlot, spanStore, type SpanCopy } from '../common/span-stage.js';
 import type { QlThreadParams } from './params.js';
 
 /** The arithmetic's type by default whatever the data's (float32 data widened on load and rounded once on store). */
@@ -77,7 +78,18 @@ const narrow = (p: QlThreadParams): boolean => dtypeInfo(p.arithmetic).bytes < d
 
 export function qlThreadEntry(p: QlThreadParams): string {
   const arithmetic = narrow(p) ? `_f${8 * dtypeInfo(p.arithmetic).bytes}` : '';
-  return `syev_qlthread_${precisionLetter(p.dtype)}_${kindTag(p.kind)}_n${p.n}_${p.uplo === 'lower' ? 'l' : 'u'}${p.vectors ? 'v' : 'n'}_i${p.maxit}${arithmetic}`;
+  const layout = p.staged ? `_g${p.denseA ? 'd' : 'e'}${p.denseW ? 'd' : 'e'}` : '';
+  return `syev_qlthread_${precisionLetter(p.dtype)}_${kindTag(p.kind)}_n${p.n}_${p.uplo === 'lower' ? 'l' : 'u'}${p.vectors ? 'v' : 'n'}_i${p.maxit}${arithmetic}${layout}`;
+}
+
+/** The shared slots of a staged kernel (the data's type): A's n x n and W's n elements a thread. */
+const slots = (p: Pick<QlThreadParams, 'dtype' | 'n'>) => ({ a: spanSlot(p.dtype, p.n * p.n), w: spanSlot(p.dtype, p.n) });
+
+/** Dynamic shared bytes of a block (0 unstaged). */
+export function qlThreadSharedBytes(p: Pick<QlThreadParams, 'dtype' | 'n' | 'staged'>): number {
+  if (!p.staged) return 0;
+  const s = slots(p);
+  return QL_THREAD_BLOCK * (s.a.slot + s.w.slot) * elementBytes(p.dtype);
 }
 
 /** The reciprocal square root of the rotations: float64's rsqrt (1 ulp), float32's rsqrtf (2 ulp) with one Newton step. */
@@ -240,27 +252,18 @@ export function qlThreadSource(p: QlThreadParams): KernelSource {
   const entry = qlThreadEntry(p);
   const idx = range(0, n);
   const upper = idx.flatMap((i) => idx.filter((j) => j >= i).map((j) => [i, j] as const));
-  const load = ([i, j]: readonly [number, number]): string =>
-    `  real a${i}${j} = am[${uplo === 'lower' ? `${j} + ${i} * (long long)ldA` : `${i} + ${j} * (long long)ldA`}];`;
+  const { staged } = p;
+  const s = slots(p);
+  // Element (i, j) of A's storage: this thread's slot (staged) or global memory.
+  const aAt = (i: number, j: number): string => (staged ? `sa[${i + j * n}]` : `am[${i} + ${j} * (long long)ldA]`);
+  const copyA: SpanCopy = { operand: 'A', layout: { kind, dense: p.denseA }, dtype, rows: n, cols: n, shared: 'sA', slot: s.a, element: 'io' };
+  const copyW: SpanCopy = { operand: 'W', layout: { kind, dense: p.denseW }, dtype, rows: n, cols: 1, shared: 'sW', slot: s.w, element: 'io' };
+  const load = ([i, j]: readonly [number, number]): string => `  real a${i}${j} = ${uplo === 'lower' ? aAt(j, i) : aAt(i, j)};`;
   const ldexp = cudaMath(arithmetic, 'ldexp');
   // float32 arithmetic: a column below eps^(3/2) max |a_ij| (after scaling) keeps its entries (the header).
   const flat = narrow(p) ? '(sigma == real(0) || xx <= tiny)' : 'sigma == real(0)';
-  const source = `${precisionPrelude(arithmetic)}
-${mathHelpers(arithmetic)}
-// The data's type.
-typedef ${cType(dtype)} io;
-constexpr int N = ${n};
-constexpr int MAXIT = ${maxit} * N;
-${constants(arithmetic)}
-
-extern "C" __global__ void __launch_bounds__(${QL_THREAD_BLOCK}) ${entry}(
-    ${operandParameters('A', kind, true, 'io')},
-    ${operandParameters('W', kind, true, 'io')},
-    int* __restrict__ info, const int* __restrict__ index, int count) {
-  const long long mat = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (mat >= count) return;
-  io* am = ${matrixPointer('A', kind, 'mat')};
-${upper.map(load).join('\n')}
+  // The reduction, the QL iterations and the outputs of one matrix (`mat` its index in the group).
+  const body = `${upper.map(load).join('\n')}
   const bool failed = !(${upper.map(([i, j]) => `absReal(a${i}${j}) <= MAXR`).join(' && ')});
   real ${idx.map((i) => `d${i} = a${i}${i}`).join(', ')};
 ${n > 1 ? `  real ${range(0, n - 1).map((i) => `e${i} = a${i}${i + 1}`).join(', ')};` : ''}
@@ -287,7 +290,6 @@ ${idx.map((i) => `      d${i} = ${ldexp}(d${i}, exponent);`).join('\n')}
   info[index ? index[mat] : mat] = failed ? N + 2 : (converged ? 0 : N + 1);
   // Ascending order by rank (ties by index); a failed matrix (NaN everywhere) in place.
   const real d[N] = { ${idx.map((i) => `d${i}`).join(', ')} };
-  io* w = ${matrixPointer('W', kind, 'mat')};
   #pragma unroll
   for (int j = 0; j < N; ++j) {
     const int rank = failed ? j : rankOf(d, j);
@@ -298,8 +300,49 @@ ${vectors ? `  const real zz[N][N] = { ${idx.map((i) => `{ ${idx.map((j) => `z${
   for (int j = 0; j < N; ++j) {
     const int rank = failed ? j : rankOf(d, j);
     #pragma unroll
-    for (int i = 0; i < N; ++i) am[i + (long long)rank * ldA] = failed ? nanReal() : zz[i][j];
-  }` : ''}
+    for (int i = 0; i < N; ++i) ${staged ? 'sa[i + rank * N]' : 'am[i + (long long)rank * ldA]'} = failed ? nanReal() : zz[i][j];
+  }` : ''}`;
+  const kernelBody = staged
+    ? `  extern __shared__ __align__(16) unsigned char smem[];
+  io* sA = reinterpret_cast<io*>(smem);
+  io* sW = sA + THREADS * SA;
+  const int t = threadIdx.x;
+  const int first = blockIdx.x * THREADS;       // the block's first matrix
+  const int nmat = min(TBC, count - first);     // matrices in this block (the last one may be short)
+  ${spanLoad(copyA)}
+  __syncthreads();
+  if (t < nmat) {
+    const int mat = first + t;
+    io* sa = sA + t * SA;                       // this thread's slots
+    io* w = sW + t * SW;
+${body.split('\n').map((l) => (l === '' ? l : `  ${l}`)).join('\n')}
+  }
+  __syncthreads();
+  ${spanStore(copyW)}
+${vectors ? `  ${spanStore(copyA)}` : ''}`
+    : `  const long long mat = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (mat >= count) return;
+  io* am = ${matrixPointer('A', kind, 'mat')};
+  io* w = ${matrixPointer('W', kind, 'mat')};
+${body}`;
+  const source = `${precisionPrelude(arithmetic)}
+${mathHelpers(arithmetic)}
+// The data's type.
+typedef ${cType(dtype)} io;
+constexpr int N = ${n};
+constexpr int MAXIT = ${maxit} * N;
+${staged ? `constexpr int THREADS = ${QL_THREAD_BLOCK};   // threads (matrices) per block
+constexpr int TBC = THREADS;                 // matrices per block, as common/span-stage.ts names them
+constexpr int SA = ${s.a.slot};                      // shared elements of a thread's A slot
+constexpr int SW = ${s.w.slot};                      // and of its W slot
+` : ''}
+${constants(arithmetic)}
+
+extern "C" __global__ void __launch_bounds__(${QL_THREAD_BLOCK}) ${entry}(
+    ${operandParameters('A', kind, true, 'io')},
+    ${operandParameters('W', kind, true, 'io')},
+    int* __restrict__ info, const int* __restrict__ index, int count) {
+${kernelBody}
 }
 `;
   return { name: `${entry}.cu`, source, entry };

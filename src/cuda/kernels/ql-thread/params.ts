@@ -20,9 +20,17 @@ export interface QlThreadParams {
   readonly kind: OperandKind;
   readonly maxit: number;
   readonly arithmetic: DType;
+  /**
+   * A and W staged through shared memory by block-wide copies (common/span-stage.ts, slots of the
+   * data's type), `denseA` / `denseW` where that operand is densely packed (one contiguous span a block).
+   */
+  readonly staged: boolean;
+  readonly denseA: boolean;
+  readonly denseW: boolean;
 }
 
-/** What tests, benchmarks and probes may force over the table: the arithmetic of float32 data. */
+/** What tests, benchmarks and probes may force over the table: the arithmetic of float32 data, and staging. */
 export interface QlThreadForce {
   readonly arithmetic?: DType;
+  readonly stage?: boolean;
 }

@@ -9,7 +9,7 @@ import type { Uplo } from '../../../core/enums.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { QlThreadTuning } from '../../model/tuning/index.js';
 import type { OperandKind } from '../common/batch-pointer.js';
-import { QL_THREAD_COMPUTE } from './generate.js';
+import { QL_THREAD_COMPUTE, qlThreadSharedBytes } from './generate.js';
 import type { QlThreadForce, QlThreadParams } from './params.js';
 
 /**
@@ -28,7 +28,13 @@ export interface QlThreadProblem {
   readonly uplo: Uplo;
   readonly vectors: boolean;
   readonly kind: OperandKind;
+  /** A and W densely packed (common/operands.ts densePacked); absent: not. */
+  readonly denseA?: boolean;
+  readonly denseW?: boolean;
 }
+
+/** The shared memory a block may stage through (its A and W slots). */
+const STAGE_BYTES = 48 * 1024;
 
 /** Whether syev sends matrices of size n and `dtype` to this design (the table's band, within QL_THREAD_LIMIT). */
 export function qlThreadServes(n: number, dtype: DType, vectors: boolean, tuning: QlThreadTuning): boolean {
@@ -48,5 +54,11 @@ export function planQlThread(pr: QlThreadProblem, tuning: QlThreadTuning, opts: 
     throw new MyriadError('INVALID_ARGUMENT', `the per-thread QL syev computes ${dtype} data in ${dtype} arithmetic, not ${forced}`, 'force.arithmetic');
   const table = byPrecision(dtype, { double: false, single: tuning.float32Arithmetic[vectors ? 'vectors' : 'values'].includes(n) });
   const arithmetic: DType = forced ?? (table ? dtype : QL_THREAD_COMPUTE);
-  return { dtype, n, uplo, vectors, kind, maxit: QL_THREAD_MAXIT, arithmetic };
+  // Staged where vectors are written and A is densely packed, as the per-thread Jacobi (jacobi/plan.ts planSyevThread).
+  const bytes = qlThreadSharedBytes({ dtype, n, staged: true });
+  const fits = bytes <= STAGE_BYTES;
+  const stage = opts.force?.stage;
+  if (stage === true && !fits) throw new MyriadError('UNSUPPORTED', `the per-thread QL syev's staged slots of n = ${n} (${dtype}) take ${bytes} bytes a block, more than ${STAGE_BYTES}`, 'force.stage');
+  const staged = (stage ?? (vectors && pr.denseA === true)) && fits;
+  return { dtype, n, uplo, vectors, kind, maxit: QL_THREAD_MAXIT, arithmetic, staged, denseA: staged && pr.denseA === true, denseW: staged && pr.denseW === true };
 }
