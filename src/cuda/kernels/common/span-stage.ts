@@ -139,3 +139,38 @@ export function slotMoves(s: SpanSlot, dtype: DType, slot: string, from: number,
   }
   return out;
 }
+
+/**
+ * The frame of a per-thread kernel staged through its dynamic shared memory (the per-thread syev
+ * designs, jacobi/generate-thread.ts and ql-thread/generate.ts): A's slots then W's, A loaded by
+ * one block copy, `body` for each thread that has a matrix (`mat` its index in the group, `sa` and
+ * `w` its slots), then W stored and, where the body writes it (`writesA`), A. Needs the constants of
+ * `stagedConstants` and the operands' parameters in scope; `element` is the slots' C type.
+ */
+export function stagedFrame(o: { readonly element: string; readonly a: SpanCopy; readonly w: SpanCopy; readonly writesA: boolean; readonly body: string }): string {
+  const el = o.element;
+  return `  extern __shared__ __align__(16) unsigned char smem[];
+  ${el}* sA = reinterpret_cast<${el}*>(smem);
+  ${el}* sW = sA + THREADS * SA;
+  const int t = threadIdx.x;
+  const int first = blockIdx.x * THREADS;       // the block's first matrix
+  const int nmat = min(TBC, count - first);     // matrices in this block (the last one may be short)
+  ${spanLoad(o.a)}
+  __syncthreads();
+  if (t < nmat) {
+    const int mat = first + t;
+    ${el}* sa = sA + t * SA;                     // this thread's slots
+    ${el}* w = sW + t * SW;
+${o.body.split('\n').map((l) => (l === '' ? l : `  ${l}`)).join('\n')}
+  }
+  __syncthreads();
+  ${spanStore(o.w)}
+${o.writesA ? `  ${spanStore(o.a)}` : ''}`;
+}
+
+/** The constants stagedFrame names: threads (one matrix each) a block, and the two slots' sizes. */
+export const stagedConstants = (threads: number, a: SpanSlot, w: SpanSlot): string => `constexpr int THREADS = ${threads};   // threads (matrices) per block
+constexpr int TBC = THREADS;                 // matrices per block, as common/span-stage.ts names them
+constexpr int SA = ${a.slot};                      // shared elements of a thread's A slot
+constexpr int SW = ${w.slot};                      // and of its W slot
+`;

@@ -18,7 +18,7 @@
 import type { KernelSource } from '../../runtime/types.js';
 import { matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { elementBytes } from '../common/precision.js';
-import { spanLoad, spanSlot, spanStore, type SpanCopy } from '../common/span-stage.js';
+import { spanSlot, stagedConstants, stagedFrame, type SpanCopy } from '../common/span-stage.js';
 import { jacobiPrelude, syevTag } from './snippets.js';
 import type { SyevThreadParams } from './params.js';
 
@@ -101,23 +101,7 @@ ${vectors ? `  const real vv[N][N] = { ${idx.map((i) => `{ ${idx.map((j) => `v${
     for (int i = 0; i < N; ++i) ${staged ? 'sa[i + rank * N]' : 'g[i + (long long)rank * ldA]'} = failed ? nanReal() : vv[i][j];
   }` : ''}`;
   const kernelBody = staged
-    ? `  extern __shared__ __align__(16) unsigned char smem[];
-  real* sA = reinterpret_cast<real*>(smem);
-  real* sW = sA + THREADS * SA;
-  const int t = threadIdx.x;
-  const int first = blockIdx.x * THREADS;       // the block's first matrix
-  const int nmat = min(TBC, count - first);     // matrices in this block (the last one may be short)
-  ${spanLoad(copyA)}
-  __syncthreads();
-  if (t < nmat) {
-    const int mat = first + t;
-    real* sa = sA + t * SA;                     // this thread's slots
-    real* w = sW + t * SW;
-${body.split('\n').map((l) => (l === '' ? l : `  ${l}`)).join('\n')}
-  }
-  __syncthreads();
-  ${spanStore(copyW)}
-${vectors ? `  ${spanStore(copyA)}` : ''}`
+    ? stagedFrame({ element: 'real', a: copyA, w: copyW, writesA: vectors, body })
     : `  const long long mat = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (mat >= count) return;
   real* g = ${matrixPointer('A', kind, 'mat')};
@@ -126,11 +110,7 @@ ${body}`;
   const source = `${jacobiPrelude(dtype)}
 constexpr int N = ${n};
 constexpr int MAX_SWEEPS = ${maxSweeps};
-${staged ? `constexpr int THREADS = ${THREAD_BLOCK};   // threads (matrices) per block
-constexpr int TBC = THREADS;                 // matrices per block, as common/span-stage.ts names them
-constexpr int SA = ${s.a.slot};                      // shared elements of a thread's A slot
-constexpr int SW = ${s.w.slot};                      // and of its W slot
-` : ''}
+${staged ? stagedConstants(THREAD_BLOCK, s.a, s.w) : ''}
 /** Where eigenvalue j goes in ascending order (ties by index); NaN-free d only. */
 static __device__ __forceinline__ int rankOf(const real (&d)[N], int j) {
   int rank = 0;

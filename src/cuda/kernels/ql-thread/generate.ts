@@ -48,7 +48,7 @@ import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
 import { cType, elementBytes, mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
 import { TANGENT } from '../common/rotation.js';
-import { spanLoad, spanSlot, spanStore, type SpanCopy } from '../common/span-stage.js';
+import { spanSlot, stagedConstants, stagedFrame, type SpanCopy } from '../common/span-stage.js';
 import type { QlThreadParams } from './params.js';
 
 /** The arithmetic's type by default whatever the data's (float32 data widened on load and rounded once on store). */
@@ -303,23 +303,7 @@ ${vectors ? `  const real zz[N][N] = { ${idx.map((i) => `{ ${idx.map((j) => `z${
     for (int i = 0; i < N; ++i) ${staged ? 'sa[i + rank * N]' : 'am[i + (long long)rank * ldA]'} = failed ? nanReal() : zz[i][j];
   }` : ''}`;
   const kernelBody = staged
-    ? `  extern __shared__ __align__(16) unsigned char smem[];
-  io* sA = reinterpret_cast<io*>(smem);
-  io* sW = sA + THREADS * SA;
-  const int t = threadIdx.x;
-  const int first = blockIdx.x * THREADS;       // the block's first matrix
-  const int nmat = min(TBC, count - first);     // matrices in this block (the last one may be short)
-  ${spanLoad(copyA)}
-  __syncthreads();
-  if (t < nmat) {
-    const int mat = first + t;
-    io* sa = sA + t * SA;                       // this thread's slots
-    io* w = sW + t * SW;
-${body.split('\n').map((l) => (l === '' ? l : `  ${l}`)).join('\n')}
-  }
-  __syncthreads();
-  ${spanStore(copyW)}
-${vectors ? `  ${spanStore(copyA)}` : ''}`
+    ? stagedFrame({ element: 'io', a: copyA, w: copyW, writesA: vectors, body })
     : `  const long long mat = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (mat >= count) return;
   io* am = ${matrixPointer('A', kind, 'mat')};
@@ -331,11 +315,7 @@ ${mathHelpers(arithmetic)}
 typedef ${cType(dtype)} io;
 constexpr int N = ${n};
 constexpr int MAXIT = ${maxit} * N;
-${staged ? `constexpr int THREADS = ${QL_THREAD_BLOCK};   // threads (matrices) per block
-constexpr int TBC = THREADS;                 // matrices per block, as common/span-stage.ts names them
-constexpr int SA = ${s.a.slot};                      // shared elements of a thread's A slot
-constexpr int SW = ${s.w.slot};                      // and of its W slot
-` : ''}
+${staged ? stagedConstants(QL_THREAD_BLOCK, s.a, s.w) : ''}
 ${constants(arithmetic)}
 
 extern "C" __global__ void __launch_bounds__(${QL_THREAD_BLOCK}) ${entry}(
