@@ -24,7 +24,7 @@ import { strided } from '../../src/core/batch.js';
 import type { DType } from '../../src/core/dtype.js';
 import type { Uplo } from '../../src/core/enums.js';
 import { cpuSyev } from '../../src/cpu/lapack/index.js';
-import { QL_THREAD_BLOCK, QL_THREAD_LIMIT, planQlThread, qlThreadSource } from '../../src/cuda/kernels/ql-thread/index.js';
+import { QL_THREAD_BLOCK, QL_THREAD_LIMIT, planQlThread, qlThreadSharedBytes, qlThreadSource } from '../../src/cuda/kernels/ql-thread/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
 import { eigenResidual, mat, orthoResidual, symmetricCase, type Mat, type SymKind } from '../helpers/jacobi-checks.js';
 import { Rng } from '../helpers/random.js';
@@ -50,7 +50,8 @@ const KINDS: readonly SymKind[] = ['random', 'clustered', 'repeated', 'diagonal'
  * reference's; returns the largest
  * ratio seen of each check.
  */
-function checkOnHost(dtypes: readonly DType[], arithmetic: DType | undefined, valueLimit: number, perKind: number, seed: number, defines: readonly string[] = []): { values: number; residual: number; orthogonality: number } {
+function checkOnHost(dtypes: readonly DType[], arithmetic: DType | undefined, valueLimit: number, perKind: number, seed: number, defines: readonly string[] = [],
+  staging?: 'dense' | 'ragged'): { values: number; residual: number; orthogonality: number } {
   const dir = mkdtempSync(join(tmpdir(), 'myriad-ql-thread-'));
   const rng = new Rng(seed);
   const worst = { values: 0, residual: 0, orthogonality: 0 };
@@ -58,7 +59,11 @@ function checkOnHost(dtypes: readonly DType[], arithmetic: DType | undefined, va
     for (const dtype of dtypes) for (let n = 1; n <= QL_THREAD_LIMIT; n++) for (const vectors of [true, false]) {
       const uplo: Uplo = (n + (vectors ? 1 : 0)) % 2 === 0 ? 'upper' : 'lower';
       const eps = EPS[dtype];
-      const p = planQlThread({ dtype, n, uplo, vectors, kind: 'strided' }, TABLE, arithmetic === undefined ? {} : { force: { arithmetic } });
+      // staging: the kernel staged through shared memory (forced), over densely packed matrices or the ragged layout below.
+      const dense = staging === 'dense';
+      const force = { ...(arithmetic === undefined ? {} : { arithmetic }), ...(staging === undefined ? {} : { stage: true }) };
+      if (staging !== undefined && qlThreadSharedBytes({ dtype, n, staged: true }) > 48 * 1024) continue;
+      const p = planQlThread({ dtype, n, uplo, vectors, kind: 'strided', denseA: dense, denseW: true }, TABLE, { force });
       const cases: Case[] = [
         ...KINDS.flatMap((kind) => Array.from({ length: perKind }, () => ({ kind, scale: 1 }))),
         ...scales[dtype].flatMap((scale) => [{ kind: 'random' as const, scale }, { kind: 'graded' as const, scale }]),
@@ -74,15 +79,15 @@ function checkOnHost(dtypes: readonly DType[], arithmetic: DType | undefined, va
         const a = symmetricCase(rng, c.kind, n).a;
         return { ...a, d: a.d.map((x) => round(x * c.scale, dtype)) };
       });
-      const ld = n + 1;
-      const stride = ld * n + 2;
+      const ld = dense ? n : n + 1;
+      const stride = dense ? n * n : ld * n + 2;
       const flat = new Float64Array(count * stride).fill(-0.5);   // padding: must come back as it was
       // The triangle syev must not read holds NaN.
       mats.forEach((a, k) => { for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) flat[k * stride + i + j * ld] = (uplo === 'lower' ? i < j : i > j) ? NaN : a.d[i + j * n]!; });
       const src = qlThreadSource(p);
       writeFileSync(join(dir, 'kernel.cu'), src.source);
       const exe = join(dir, src.entry);
-      execFileSync('g++', ['-std=c++17', '-O1', `-DENTRY=${src.entry}`, ...defines, `-I${dir}`, HARNESS, '-o', exe]);
+      execFileSync('g++', [staging === undefined ? '-std=c++17' : '-std=c++20', '-O1', ...(staging === undefined ? [] : ['-pthread', '-DSTAGED']), `-DENTRY=${src.entry}`, ...defines, `-I${dir}`, HARNESS, '-o', exe]);
       const grid = Math.ceil(count / QL_THREAD_BLOCK);
       const out = execFileSync(exe, { input: `${count} ${grid} ${QL_THREAD_BLOCK} ${n} ${ld} ${stride}\n${Array.from(flat).join(' ')}\n`, maxBuffer: 1 << 28 })
         .toString().trim().split('\n').map(parseHarnessNumber);
@@ -137,6 +142,14 @@ test('per-thread QL syev kernels on the host: residuals, order, info and the ref
   // float64 arithmetic: the eigenvalues within n eps ||A|| of the reference's.
   const worst = checkOnHost(['float64', 'float32'], undefined, 1, 3, 88);
   t.diagnostic(`largest ratios: values ${worst.values.toFixed(3)} n eps ||A||, ||AV - VW|| ${worst.residual.toFixed(3)}, ||V^T V - I|| ${worst.orthogonality.toFixed(3)}`);
+});
+
+test('per-thread QL syev kernels staged through shared memory on the host: the same checks, a full block and a partial one, dense and ragged layouts', { skip, timeout: 1_800_000 }, () => {
+  // 20 matrices a kind: more than a block of QL_THREAD_BLOCK, so the dense spans take the vector copies in the full block.
+  // The eigenvalues within n eps ||A|| of the exact ones, and so are the reference's: within twice that of each other
+  // (these matrices reach 1.05 n eps ||A|| at float64 n = 3, staged or not: the same bits).
+  checkOnHost(['float64', 'float32'], undefined, 2, 20, 91, [], 'dense');
+  checkOnHost(['float32'], 'float32', LIMIT, 20, 92, ['-DRSQRTF_ULPS=2'], 'ragged');
 });
 
 test('per-thread QL syev kernels in float32 arithmetic on the host: the same cases and checks, the eigenvalues within the Jacobi designs\' 30 n eps ||A||', { skip, timeout: 1_800_000 }, (t) => {
