@@ -82,9 +82,10 @@ test('the plan: sizes 1 ... QL_THREAD_LIMIT, the table\'s band', () => {
   assert.deepEqual(plan(8), { dtype: 'float64', n: 8, uplo: 'lower', vectors: true, kind: 'strided', maxit: QL_THREAD_MAXIT, arithmetic: 'float64', staged: false, denseA: false, denseW: false });
   // Staged where vectors are written, A is densely packed and the block's slots fit 48 KiB (float64 8's do not); forced staging where they do not fit is an error.
   const problem = { dtype: 'float64', uplo: 'lower', kind: 'strided', denseA: true, denseW: true } as const;
-  assert.deepEqual([6, 8].map((n) => planQlThread({ ...problem, n, vectors: true }, TABLE).staged), [true, false]);
-  assert.equal(planQlThread({ ...problem, n: 6, vectors: false }, TABLE).staged, false);
-  assert.equal(planQlThread({ ...problem, n: 6, vectors: true, denseA: false }, TABLE).staged, false);
+  assert.deepEqual([4, 6, 8].map((n) => planQlThread({ ...problem, n, vectors: true }, { ...TABLE, stagedVectors: { float64: [4, 8], float32: [] } }).staged), [true, false, false]);
+  const all = { ...TABLE, stagedVectors: { float64: [1, 2, 3, 4, 5, 6, 7, 8], float32: [1, 2, 3, 4, 5, 6, 7, 8] } };
+  assert.equal(planQlThread({ ...problem, n: 6, vectors: false }, all).staged, false);
+  assert.equal(planQlThread({ ...problem, n: 6, vectors: true, denseA: false }, all).staged, false);
   assert.equal(planQlThread({ ...problem, n: 6, vectors: false, denseA: false }, TABLE, { force: { stage: true } }).staged, true);
   assert.throws(() => planQlThread({ ...problem, n: 8, vectors: true }, TABLE, { force: { stage: true } }), /^MyriadError: force.stage: /);
   assert.throws(() => plan(9), /1 <= n <= 8/);
@@ -92,7 +93,7 @@ test('the plan: sizes 1 ... QL_THREAD_LIMIT, the table\'s band', () => {
   const t = tuningFor('sm_90', 'qlThread');
   for (const dtype of ['float64', 'float32'] as const) for (const job of ['vectors', 'values'] as const)
     for (let n = 1; n <= 12; n++) assert.equal(qlThreadServes(n, dtype, job === 'vectors', t), n <= QL_THREAD_LIMIT && t.syev[dtype][job].includes(n));
-  const narrow = { syev: { float64: { vectors: [5, 6], values: [4, 9] }, float32: { vectors: [], values: [] } }, float32Arithmetic: { vectors: [], values: [] } };
+  const narrow = { syev: { float64: { vectors: [5, 6], values: [4, 9] }, float32: { vectors: [], values: [] } }, float32Arithmetic: { vectors: [], values: [] }, stagedVectors: { float64: [], float32: [] } };
   assert.deepEqual([4, 5, 6, 7].map((n) => qlThreadServes(n, 'float64', true, narrow)), [false, true, true, false]);
   assert.deepEqual([4, 5, 9].map((n) => qlThreadServes(n, 'float64', false, narrow)), [true, false, false], 'beyond QL_THREAD_LIMIT never');
   assert.deepEqual([4, 5, 9].map((n) => qlThreadServes(n, 'float32', true, narrow)), [false, false, false]);

@@ -54,11 +54,11 @@ export function planQlThread(pr: QlThreadProblem, tuning: QlThreadTuning, opts: 
     throw new MyriadError('INVALID_ARGUMENT', `the per-thread QL syev computes ${dtype} data in ${dtype} arithmetic, not ${forced}`, 'force.arithmetic');
   const table = byPrecision(dtype, { double: false, single: tuning.float32Arithmetic[vectors ? 'vectors' : 'values'].includes(n) });
   const arithmetic: DType = forced ?? (table ? dtype : QL_THREAD_COMPUTE);
-  // Staged where vectors are written and A is densely packed, as the per-thread Jacobi (jacobi/plan.ts planSyevThread).
+  // Staged where vectors are written over a densely packed A at the orders the table's `stagedVectors` lists for the arithmetic.
   const bytes = qlThreadSharedBytes({ dtype, n, staged: true });
   const fits = bytes <= STAGE_BYTES;
   const stage = opts.force?.stage;
   if (stage === true && !fits) throw new MyriadError('UNSUPPORTED', `the per-thread QL syev's staged slots of n = ${n} (${dtype}) take ${bytes} bytes a block, more than ${STAGE_BYTES}`, 'force.stage');
-  const staged = (stage ?? (vectors && pr.denseA === true)) && fits;
+  const staged = (stage ?? (vectors && pr.denseA === true && tuning.stagedVectors[arithmetic].includes(n))) && fits;
   return { dtype, n, uplo, vectors, kind, maxit: QL_THREAD_MAXIT, arithmetic, staged, denseA: staged && pr.denseA === true, denseW: staged && pr.denseW === true };
 }

@@ -33,11 +33,21 @@ import type { QlThreadTuning } from './ql-thread-types.js';
  * 1.234 / 1.761. So float64 with vectors goes to QL at 3 and 6 as well (the second time QL led there
  * by 1.5-1.8x), float32 with vectors at 3, 7 and 8 (float32 arithmetic), and stays on the staged
  * Jacobi at 4-6 (at 4 QL in float32 led by 6%: a tie).
+ *
+ * The QL design staged too (`stagedVectors`), 2026-12-02, the same probe timing each design unstaged
+ * and staged (ms, unstaged / staged): float64 2 0.148 / 0.054, 3 0.071 / 0.086, 4 0.335 / 0.170, 5
+ * 0.515 / 0.388, 6 0.787 / 0.861 (7 and 8: the slots exceed 48 KiB); float32 data in float32
+ * arithmetic 2 0.037 / 0.036, 3 0.054 / 0.057, 4 0.132 / 0.092, 5 0.341 / 0.181, 6 0.619 / 0.342, 7
+ * 0.877 / 0.713, 8 1.233 / 1.436; in float64 arithmetic at most 1.09x (2). Staged where it led by 10%
+ * or more; against the Jacobi of the same run (its best form: float64 2 0.055, 3 0.115, 4 0.269, 5
+ * 0.645, 6 1.448; float32 2 0.036, 3 0.056, 4 0.126, 5 0.249, 6 0.486, 7 1.008, 8 1.771) QL then leads
+ * at 3-8 for both dtypes (float32 at 3 by 4%, as in one run of three), Jacobi and QL tie at 2.
  */
 export const defaultQlThreadTuning: QlThreadTuning = {
   syev: {
-    float64: { vectors: [3, 5, 6, 7, 8], values: [3, 4, 5, 6, 7, 8] },
-    float32: { vectors: [3, 7, 8], values: [3, 4, 5, 6, 7, 8] },
+    float64: { vectors: [3, 4, 5, 6, 7, 8], values: [3, 4, 5, 6, 7, 8] },
+    float32: { vectors: [3, 4, 5, 6, 7, 8], values: [3, 4, 5, 6, 7, 8] },
   },
-  float32Arithmetic: { vectors: [3, 7, 8], values: [3, 4, 5, 6, 7, 8] },
+  float32Arithmetic: { vectors: [3, 4, 5, 6, 7, 8], values: [3, 4, 5, 6, 7, 8] },
+  stagedVectors: { float64: [2, 4, 5], float32: [4, 5, 6, 7] },
 };

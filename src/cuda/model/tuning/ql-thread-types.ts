@@ -15,4 +15,10 @@ export interface QlThreadTuning {
    * data is widened to float64 on load and rounded once on store).
    */
   readonly float32Arithmetic: QlThreadOrders;
+  /**
+   * The orders at which the design, writing vectors over a densely packed batch, stages A and W
+   * through shared memory, per the kernel's arithmetic (float64 data, or float32 data in float64
+   * arithmetic: `float64`; float32 data in float32 arithmetic: `float32`).
+   */
+  readonly stagedVectors: PerDType<readonly number[]>;
 }
