@@ -14,6 +14,7 @@
 //   node scripts/probe/syev-small.mjs   (COUNT=1000000 matrices, PEAK_GBS=4800, SAMPLE=2000 counted)
 import { open, strided } from '../../dist/src/index.js';
 import { Random, randomSymmetric } from '../../dist/src/bench/data.js';
+import { STAGED_SHARED_MAX } from '../../dist/src/cuda/kernels/common/span-stage.js';
 import { syevCuda, syevThreadSharedBytes } from '../../dist/src/cuda/kernels/jacobi/index.js';
 import { syevQlThreadCuda } from '../../dist/src/cuda/kernels/ql-thread/index.js';
 import { fmaLanesPerSM } from '../../dist/src/cuda/model/roofline.js';
@@ -52,7 +53,7 @@ for (const jobz of (process.env.JOBS ?? 'vectors,values').split(',')) for (const
   // The work per matrix: the QL design's iterations at its arithmetic's eps, Jacobi's at the data's.
   const wide = meanWork(host, n, sample, EPS.float64), own = meanWork(host, n, sample, EPS[dtype]);
   // Each per-thread design unstaged and staged through shared memory (where the block's slots fit).
-  const fits = syevThreadSharedBytes({ dtype, n, staged: true }) <= 48 * 1024;
+  const fits = syevThreadSharedBytes({ dtype, n, staged: true }) <= STAGED_SHARED_MAX;
   const ql = (arithmetic, counts) => [false, ...(fits ? [true] : [])].map((stage) => ({
     design: `ql${arithmetic === dtype && dtype === 'float32' ? ' f32' : ''}${stage ? ' staged' : ''}`, arithmetic, counts,
     run: () => syevQlThreadCuda(dev, request, { force: { arithmetic, stage } }),

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { strided } from '../../src/core/batch.js';
+import { STAGED_SHARED_MAX } from '../../src/cuda/kernels/common/span-stage.js';
 import type { DType } from '../../src/core/dtype.js';
 import type { Uplo } from '../../src/core/enums.js';
 import { cpuGesvd, cpuSyev } from '../../src/cpu/lapack/index.js';
@@ -78,7 +79,7 @@ test('Jacobi warp kernels on the host: residuals and the reference values', { sk
         if ((design === 'thread' || design === 'staged') && n > THREAD_MAX) continue;
         // The staged per-thread kernel: a full block and a partial one, densely packed at even n (16-byte vectors), ragged ld at odd n.
         const dense = design === 'staged' && n % 2 === 0;
-        if (design === 'staged' && syevThreadSharedBytes({ dtype, n, staged: true }) > 48 * 1024) continue;
+        if (design === 'staged' && syevThreadSharedBytes({ dtype, n, staged: true }) > STAGED_SHARED_MAX) continue;
         const staged = design === 'staged' ? planSyevThread({ dtype, n, uplo: n % 2 === 0 ? 'upper' : 'lower', vectors, kind: 'strided', denseA: dense, denseW: true }, true) : undefined;
         const uplo = n % 2 === 0 ? 'upper' : 'lower';
         const p = planSyev({ dtype, n, uplo, vectors, kind: 'strided' });

@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { strided } from '../../src/core/batch.js';
+import { STAGED_SHARED_MAX } from '../../src/cuda/kernels/common/span-stage.js';
 import type { DType } from '../../src/core/dtype.js';
 import type { Uplo } from '../../src/core/enums.js';
 import { cpuSyev } from '../../src/cpu/lapack/index.js';
@@ -62,7 +63,7 @@ function checkOnHost(dtypes: readonly DType[], arithmetic: DType | undefined, va
       // staging: the kernel staged through shared memory (forced), over densely packed matrices or the ragged layout below.
       const dense = staging === 'dense';
       const force = { ...(arithmetic === undefined ? {} : { arithmetic }), ...(staging === undefined ? {} : { stage: true }) };
-      if (staging !== undefined && qlThreadSharedBytes({ dtype, n, staged: true }) > 48 * 1024) continue;
+      if (staging !== undefined && qlThreadSharedBytes({ dtype, n, staged: true }) > STAGED_SHARED_MAX) continue;
       const p = planQlThread({ dtype, n, uplo, vectors, kind: 'strided', denseA: dense, denseW: true }, TABLE, { force });
       const cases: Case[] = [
         ...KINDS.flatMap((kind) => Array.from({ length: perKind }, () => ({ kind, scale: 1 }))),

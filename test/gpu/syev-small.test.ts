@@ -16,6 +16,7 @@ import { strided } from '../../src/core/batch.js';
 import { allocate, type DType, type FloatArray } from '../../src/core/dtype.js';
 import type { Uplo } from '../../src/core/enums.js';
 import type { SyevRequest } from '../../src/core/ops.js';
+import { STAGED_SHARED_MAX } from '../../src/cuda/kernels/common/span-stage.js';
 import { syevCuda } from '../../src/cuda/kernels/jacobi/index.js';
 import { QL_THREAD_COMPUTE, QL_THREAD_LIMIT, planQlThread, qlThreadServes, qlThreadSharedBytes, syevQlThreadCuda } from '../../src/cuda/kernels/ql-thread/index.js';
 import { tuningFor } from '../../src/cuda/model/tuning/index.js';
@@ -29,8 +30,6 @@ import { EPS, LIMIT, checkSyevOnGpu, randomSymmetricBatch, rounded } from '../he
 const skip = gpuSkipReason();
 /** Eigenvalues against the reference, in n eps ||A||: the design's bound and the reference's. */
 const QL_VALUE_LIMIT = 2;
-/** The shared memory both per-thread designs stage through at most (their plans' bound). */
-const STAGE_BYTES = 48 * 1024;
 const KINDS = ['random', 'clustered', 'repeated', 'diagonal', 'zero', 'graded', 'rank-deficient'] as const;
 type Run = (dev: GpuDevice, r: SyevRequest<DeviceArray, DeviceArray>) => void;
 const routed = (force?: string): Run => (dev, r) => {
@@ -99,7 +98,7 @@ test('syev n <= 8: the per-thread designs staged through shared memory give thei
   const rng = new Rng(2211);
   const count = 300;
   for (const dtype of ['float64', 'float32'] as const) for (let n = 1; n <= QL_THREAD_LIMIT; n++) for (const vectors of [true, false]) {
-    if (qlThreadSharedBytes({ dtype, n, staged: true }) > STAGE_BYTES) continue;
+    if (qlThreadSharedBytes({ dtype, n, staged: true }) > STAGED_SHARED_MAX) continue;
     const designs: [string, (stage: boolean) => Run][] = [
       ['jacobi', (stage) => (d, r) => syevCuda(d, r, { force: { design: 'thread', stage } })],
       ['ql-thread, float64 arithmetic', (stage) => (d, r) => syevQlThreadCuda(d, r, { force: { arithmetic: 'float64', stage } })],

@@ -24,6 +24,12 @@ import { dtypeInfo } from '../../../core/dtype-table.js';
 import { matrixPointer, spanPointer, type OperandLayout, type OperandName } from './batch-pointer.js';
 import { elementBytes } from './precision.js';
 
+/**
+ * The dynamic shared memory a staged per-thread block takes at most: 48 KiB, what a launch gets
+ * without the opt-in attribute (the per-thread syev designs' plans keep their slots within it).
+ */
+export const STAGED_SHARED_MAX = 48 * 1024;
+
 /** How one thread's slot of `elems` elements is laid out in shared memory. */
 export interface SpanSlot {
   /** Elements per matrix. */

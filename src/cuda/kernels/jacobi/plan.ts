@@ -14,6 +14,7 @@ import { MyriadError } from '../../../core/errors.js';
 import { rowsMinBlocks, type RowsOccupancy } from '../../model/tuning/index.js';
 import type { OperandKind } from '../common/batch-pointer.js';
 import type { GesvdShape } from '../common/gesvd-shape.js';
+import { STAGED_SHARED_MAX } from '../common/span-stage.js';
 import { WARP_STATIC_SHARED, warpLanes, warpMatricesPerBlock } from '../common/warp-shape.js';
 import { gesvdBlockLayout, syevBlockLayout } from './generate-block.js';
 import { gesvdWarpSharedBytes, syevWarpSharedBytes } from './generate-warp.js';
@@ -110,12 +111,9 @@ export const THREAD_LIMIT = 8;
  */
 export const THREAD_MAX = THREAD_LIMIT;
 
-/** The static shared memory a per-thread block may stage through (its A and W slots). */
-const THREAD_STAGE_BYTES = 48 * 1024;
-
 /**
  * The per-thread design's parameters: staged through shared memory where eigenvectors are written, A
- * is densely packed and the block's slots fit THREAD_STAGE_BYTES (or as forced: `stage` true where
+ * is densely packed and the block's slots fit STAGED_SHARED_MAX (or as forced: `stage` true where
  * they do not fit is an error), else each thread in global memory. Measured on an H200 (2026-12-02,
  * `node scripts/probe/syev-small.mjs`, 1,000,000 matrices, unstaged / staged ms): with vectors
  * float64 n = 2 1.05x, 4 1.16x, 5 1.01x, 3 and 6 0.96-0.99x; float32 2 1.08x, 5 1.13x, 6 1.41x, 7
@@ -125,8 +123,8 @@ const THREAD_STAGE_BYTES = 48 * 1024;
 export function planSyevThread(pr: SyevProblem, stage?: boolean): SyevThreadParams {
   const base = { ...syevFields(pr), maxSweeps: jacobiSweeps(pr.n) };
   const bytes = syevThreadSharedBytes({ dtype: pr.dtype, n: pr.n, staged: true });
-  const fits = bytes <= THREAD_STAGE_BYTES;
-  if (stage === true && !fits) throw new MyriadError('UNSUPPORTED', `the per-thread syev's staged slots of n = ${pr.n} (${pr.dtype}) take ${bytes} bytes a block, more than ${THREAD_STAGE_BYTES}`, 'force.stage');
+  const fits = bytes <= STAGED_SHARED_MAX;
+  if (stage === true && !fits) throw new MyriadError('UNSUPPORTED', `the per-thread syev's staged slots of n = ${pr.n} (${pr.dtype}) take ${bytes} bytes a block, more than ${STAGED_SHARED_MAX}`, 'force.stage');
   const staged = (stage ?? (pr.vectors && pr.denseA === true)) && fits;
   return { ...base, staged, denseA: staged && pr.denseA === true, denseW: staged && pr.denseW === true };
 }

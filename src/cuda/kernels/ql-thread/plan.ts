@@ -9,6 +9,7 @@ import type { Uplo } from '../../../core/enums.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { QlThreadTuning } from '../../model/tuning/index.js';
 import type { OperandKind } from '../common/batch-pointer.js';
+import { STAGED_SHARED_MAX } from '../common/span-stage.js';
 import { QL_THREAD_COMPUTE, qlThreadSharedBytes } from './generate.js';
 import type { QlThreadForce, QlThreadParams } from './params.js';
 
@@ -33,9 +34,6 @@ export interface QlThreadProblem {
   readonly denseW?: boolean;
 }
 
-/** The shared memory a block may stage through (its A and W slots). */
-const STAGE_BYTES = 48 * 1024;
-
 /** Whether syev sends matrices of size n and `dtype` to this design (the table's band, within QL_THREAD_LIMIT). */
 export function qlThreadServes(n: number, dtype: DType, vectors: boolean, tuning: QlThreadTuning): boolean {
   const orders = tuning.syev[dtype][vectors ? 'vectors' : 'values'];
@@ -56,9 +54,9 @@ export function planQlThread(pr: QlThreadProblem, tuning: QlThreadTuning, opts: 
   const arithmetic: DType = forced ?? (table ? dtype : QL_THREAD_COMPUTE);
   // Staged where vectors are written over a densely packed A at the orders the table's `stagedVectors` lists for the arithmetic.
   const bytes = qlThreadSharedBytes({ dtype, n, staged: true });
-  const fits = bytes <= STAGE_BYTES;
+  const fits = bytes <= STAGED_SHARED_MAX;
   const stage = opts.force?.stage;
-  if (stage === true && !fits) throw new MyriadError('UNSUPPORTED', `the per-thread QL syev's staged slots of n = ${n} (${dtype}) take ${bytes} bytes a block, more than ${STAGE_BYTES}`, 'force.stage');
+  if (stage === true && !fits) throw new MyriadError('UNSUPPORTED', `the per-thread QL syev's staged slots of n = ${n} (${dtype}) take ${bytes} bytes a block, more than ${STAGED_SHARED_MAX}`, 'force.stage');
   const staged = (stage ?? (vectors && pr.denseA === true && tuning.stagedVectors[arithmetic].includes(n))) && fits;
   return { dtype, n, uplo, vectors, kind, maxit: QL_THREAD_MAXIT, arithmetic, staged, denseA: staged && pr.denseA === true, denseW: staged && pr.denseW === true };
 }
