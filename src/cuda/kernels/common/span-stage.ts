@@ -21,6 +21,7 @@
  */
 import type { DType } from '../../../core/dtype.js';
 import { dtypeInfo } from '../../../core/dtype-table.js';
+import { MyriadError } from '../../../core/errors.js';
 import { matrixPointer, spanPointer, type OperandLayout, type OperandName } from './batch-pointer.js';
 import { elementBytes } from './precision.js';
 
@@ -172,6 +173,32 @@ ${o.body.split('\n').map((l) => (l === '' ? l : `  ${l}`)).join('\n')}
   __syncthreads();
   ${spanStore(o.w)}
 ${o.writesA ? `  ${spanStore(o.a)}` : ''}`;
+}
+
+/** The slots of a staged per-thread syev kernel (stagedFrame): A's n x n and W's n elements a thread. */
+export const stagedSlots = (dtype: DType, n: number): { readonly a: SpanSlot; readonly w: SpanSlot } => ({ a: spanSlot(dtype, n * n), w: spanSlot(dtype, n) });
+
+/** Dynamic shared bytes of a staged block of `threads` matrices of order n. */
+export function stagedSharedBytes(threads: number, dtype: DType, n: number): number {
+  const s = stagedSlots(dtype, n);
+  return threads * (s.a.slot + s.w.slot) * elementBytes(dtype);
+}
+
+/**
+ * Whether a per-thread syev kernel (`design` names it in errors) stages through shared memory, and its
+ * operands' dense flags: as `stage` forces (true where the slots exceed STAGED_SHARED_MAX is an error
+ * naming force.stage), else where the plan `wants` it, never where the slots do not fit.
+ */
+export function stagedLayout(o: {
+  readonly design: string; readonly threads: number; readonly dtype: DType; readonly n: number;
+  readonly denseA: boolean | undefined; readonly denseW: boolean | undefined; readonly wants: boolean; readonly stage: boolean | undefined;
+}): { readonly staged: boolean; readonly denseA: boolean; readonly denseW: boolean } {
+  const bytes = stagedSharedBytes(o.threads, o.dtype, o.n);
+  const fits = bytes <= STAGED_SHARED_MAX;
+  if (o.stage === true && !fits)
+    throw new MyriadError('UNSUPPORTED', `${o.design}'s staged slots of n = ${o.n} (${o.dtype}) take ${bytes} bytes a block, more than ${STAGED_SHARED_MAX}`, 'force.stage');
+  const staged = (o.stage ?? o.wants) && fits;
+  return { staged, denseA: staged && o.denseA === true, denseW: staged && o.denseW === true };
 }
 
 /** The constants stagedFrame names: threads (one matrix each) a block, and the two slots' sizes. */

@@ -17,8 +17,7 @@
  */
 import type { KernelSource } from '../../runtime/types.js';
 import { matrixPointer, operandParameters } from '../common/batch-pointer.js';
-import { elementBytes } from '../common/precision.js';
-import { spanSlot, stagedConstants, stagedFrame, type SpanCopy } from '../common/span-stage.js';
+import { stagedConstants, stagedFrame, stagedSharedBytes, stagedSlots, type SpanCopy } from '../common/span-stage.js';
 import { jacobiPrelude, syevTag } from './snippets.js';
 import type { SyevThreadParams } from './params.js';
 
@@ -50,15 +49,8 @@ function rotation(n: number, p: number, q: number, vectors: boolean): string {
   return lines.map((l) => `      ${l}`).join('\n');
 }
 
-/** The shared slots of a staged kernel: A's n x n and W's n elements a thread. */
-const slots = (p: Pick<SyevThreadParams, 'dtype' | 'n'>) => ({ a: spanSlot(p.dtype, p.n * p.n), w: spanSlot(p.dtype, p.n) });
-
 /** Dynamic shared bytes of a block (0 unstaged). */
-export function syevThreadSharedBytes(p: Pick<SyevThreadParams, 'dtype' | 'n' | 'staged'>): number {
-  if (!p.staged) return 0;
-  const s = slots(p);
-  return THREAD_BLOCK * (s.a.slot + s.w.slot) * elementBytes(p.dtype);
-}
+export const syevThreadSharedBytes = (p: Pick<SyevThreadParams, 'dtype' | 'n' | 'staged'>): number => (p.staged ? stagedSharedBytes(THREAD_BLOCK, p.dtype, p.n) : 0);
 
 export function syevThreadSource(p: SyevThreadParams): KernelSource {
   const { dtype, n, uplo, vectors, kind, maxSweeps, staged } = p;
@@ -66,7 +58,7 @@ export function syevThreadSource(p: SyevThreadParams): KernelSource {
   const entry = `syev_thread_${syevTag(p)}_s${maxSweeps}${layout}`;
   const idx = Array.from({ length: n }, (_, i) => i);
   const upper = idx.flatMap((i) => idx.filter((j) => j >= i).map((j) => [i, j] as const));
-  const s = slots(p);
+  const s = stagedSlots(dtype, n);
   // Element (i, j) of A's storage: this thread's slot (staged) or global memory.
   const aAt = (i: number, j: number): string => (staged ? `sa[${i + j * n}]` : `g[${i} + ${j} * (long long)ldA]`);
   const copyA: SpanCopy = { operand: 'A', layout: { kind, dense: p.denseA }, dtype, rows: n, cols: n, shared: 'sA', slot: s.a };

@@ -14,11 +14,11 @@ import { MyriadError } from '../../../core/errors.js';
 import { rowsMinBlocks, type RowsOccupancy } from '../../model/tuning/index.js';
 import type { OperandKind } from '../common/batch-pointer.js';
 import type { GesvdShape } from '../common/gesvd-shape.js';
-import { STAGED_SHARED_MAX } from '../common/span-stage.js';
+import { stagedLayout } from '../common/span-stage.js';
 import { WARP_STATIC_SHARED, warpLanes, warpMatricesPerBlock } from '../common/warp-shape.js';
 import { gesvdBlockLayout, syevBlockLayout } from './generate-block.js';
 import { gesvdWarpSharedBytes, syevWarpSharedBytes } from './generate-warp.js';
-import { syevThreadSharedBytes } from './generate-thread.js';
+import { THREAD_BLOCK } from './generate-thread.js';
 import type {
   BlockShape, GesvdBlockParams, GesvdRowsParams, GesvdWarpParams, JacobiForce, SyevBlockParams, SyevRowsParams, SyevThreadParams, SyevWarpParams, WarpShape,
 } from './params.js';
@@ -121,12 +121,8 @@ export const THREAD_MAX = THREAD_LIMIT;
  * the unstaged loads of a few bytes a sector cost less than the staged copy's barrier and slots).
  */
 export function planSyevThread(pr: SyevProblem, stage?: boolean): SyevThreadParams {
-  const base = { ...syevFields(pr), maxSweeps: jacobiSweeps(pr.n) };
-  const bytes = syevThreadSharedBytes({ dtype: pr.dtype, n: pr.n, staged: true });
-  const fits = bytes <= STAGED_SHARED_MAX;
-  if (stage === true && !fits) throw new MyriadError('UNSUPPORTED', `the per-thread syev's staged slots of n = ${pr.n} (${pr.dtype}) take ${bytes} bytes a block, more than ${STAGED_SHARED_MAX}`, 'force.stage');
-  const staged = (stage ?? (pr.vectors && pr.denseA === true)) && fits;
-  return { ...base, staged, denseA: staged && pr.denseA === true, denseW: staged && pr.denseW === true };
+  const layout = stagedLayout({ design: 'the per-thread syev', threads: THREAD_BLOCK, dtype: pr.dtype, n: pr.n, denseA: pr.denseA, denseW: pr.denseW, wants: pr.vectors && pr.denseA === true, stage });
+  return { ...syevFields(pr), maxSweeps: jacobiSweeps(pr.n), ...layout };
 }
 
 /**

@@ -46,9 +46,9 @@ import type { DType } from '../../../core/dtype.js';
 import { byPrecision, cudaLiteral, cudaMath, dtypeInfo } from '../../../core/dtype-table.js';
 import type { KernelSource } from '../../runtime/types.js';
 import { kindTag, matrixPointer, operandParameters } from '../common/batch-pointer.js';
-import { cType, elementBytes, mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
+import { cType, mathHelpers, precisionLetter, precisionPrelude } from '../common/precision.js';
 import { TANGENT } from '../common/rotation.js';
-import { spanSlot, stagedConstants, stagedFrame, type SpanCopy } from '../common/span-stage.js';
+import { stagedConstants, stagedFrame, stagedSharedBytes, stagedSlots, type SpanCopy } from '../common/span-stage.js';
 import type { QlThreadParams } from './params.js';
 
 /** The arithmetic's type by default whatever the data's (float32 data widened on load and rounded once on store). */
@@ -82,15 +82,8 @@ export function qlThreadEntry(p: QlThreadParams): string {
   return `syev_qlthread_${precisionLetter(p.dtype)}_${kindTag(p.kind)}_n${p.n}_${p.uplo === 'lower' ? 'l' : 'u'}${p.vectors ? 'v' : 'n'}_i${p.maxit}${arithmetic}${layout}`;
 }
 
-/** The shared slots of a staged kernel (the data's type): A's n x n and W's n elements a thread. */
-const slots = (p: Pick<QlThreadParams, 'dtype' | 'n'>) => ({ a: spanSlot(p.dtype, p.n * p.n), w: spanSlot(p.dtype, p.n) });
-
-/** Dynamic shared bytes of a block (0 unstaged). */
-export function qlThreadSharedBytes(p: Pick<QlThreadParams, 'dtype' | 'n' | 'staged'>): number {
-  if (!p.staged) return 0;
-  const s = slots(p);
-  return QL_THREAD_BLOCK * (s.a.slot + s.w.slot) * elementBytes(p.dtype);
-}
+/** Dynamic shared bytes of a block (0 unstaged; the slots hold the data's type). */
+export const qlThreadSharedBytes = (p: Pick<QlThreadParams, 'dtype' | 'n' | 'staged'>): number => (p.staged ? stagedSharedBytes(QL_THREAD_BLOCK, p.dtype, p.n) : 0);
 
 /** The reciprocal square root of the rotations: float64's rsqrt (1 ulp), float32's rsqrtf (2 ulp) with one Newton step. */
 function rsqrtHelper(arithmetic: DType): string {
@@ -253,7 +246,7 @@ export function qlThreadSource(p: QlThreadParams): KernelSource {
   const idx = range(0, n);
   const upper = idx.flatMap((i) => idx.filter((j) => j >= i).map((j) => [i, j] as const));
   const { staged } = p;
-  const s = slots(p);
+  const s = stagedSlots(dtype, n);
   // Element (i, j) of A's storage: this thread's slot (staged) or global memory.
   const aAt = (i: number, j: number): string => (staged ? `sa[${i + j * n}]` : `am[${i} + ${j} * (long long)ldA]`);
   const copyA: SpanCopy = { operand: 'A', layout: { kind, dense: p.denseA }, dtype, rows: n, cols: n, shared: 'sA', slot: s.a, element: 'io' };

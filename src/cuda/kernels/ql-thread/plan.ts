@@ -9,8 +9,8 @@ import type { Uplo } from '../../../core/enums.js';
 import { MyriadError } from '../../../core/errors.js';
 import type { QlThreadTuning } from '../../model/tuning/index.js';
 import type { OperandKind } from '../common/batch-pointer.js';
-import { STAGED_SHARED_MAX } from '../common/span-stage.js';
-import { QL_THREAD_COMPUTE, qlThreadSharedBytes } from './generate.js';
+import { stagedLayout } from '../common/span-stage.js';
+import { QL_THREAD_BLOCK, QL_THREAD_COMPUTE } from './generate.js';
 import type { QlThreadForce, QlThreadParams } from './params.js';
 
 /**
@@ -53,10 +53,9 @@ export function planQlThread(pr: QlThreadProblem, tuning: QlThreadTuning, opts: 
   const table = byPrecision(dtype, { double: false, single: tuning.float32Arithmetic[vectors ? 'vectors' : 'values'].includes(n) });
   const arithmetic: DType = forced ?? (table ? dtype : QL_THREAD_COMPUTE);
   // Staged where vectors are written over a densely packed A at the orders the table's `stagedVectors` lists for the arithmetic.
-  const bytes = qlThreadSharedBytes({ dtype, n, staged: true });
-  const fits = bytes <= STAGED_SHARED_MAX;
-  const stage = opts.force?.stage;
-  if (stage === true && !fits) throw new MyriadError('UNSUPPORTED', `the per-thread QL syev's staged slots of n = ${n} (${dtype}) take ${bytes} bytes a block, more than ${STAGED_SHARED_MAX}`, 'force.stage');
-  const staged = (stage ?? (vectors && pr.denseA === true && tuning.stagedVectors[arithmetic].includes(n))) && fits;
-  return { dtype, n, uplo, vectors, kind, maxit: QL_THREAD_MAXIT, arithmetic, staged, denseA: staged && pr.denseA === true, denseW: staged && pr.denseW === true };
+  const layout = stagedLayout({
+    design: 'the per-thread QL syev', threads: QL_THREAD_BLOCK, dtype, n, denseA: pr.denseA, denseW: pr.denseW,
+    wants: vectors && pr.denseA === true && tuning.stagedVectors[arithmetic].includes(n), stage: opts.force?.stage,
+  });
+  return { dtype, n, uplo, vectors, kind, maxit: QL_THREAD_MAXIT, arithmetic, ...layout };
 }
